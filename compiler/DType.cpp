@@ -1,0 +1,24 @@
+//===- DType.cpp - The dtype table -----------------------------------------===//
+#include "DType.h"
+
+using namespace tilec;
+
+static const DTypeInfo kDTypes[] = {
+    {DType::F32, "f32", 4, true, true, "float", "f32"},
+    {DType::F16, "f16", 2, true, true, "_Float16", "f16"},
+    {DType::BF16, "bf16", 2, true, true, "__bf16", "bf16"},
+    {DType::I8, "i8", 1, false, true, "signed char", "i8"},
+    {DType::I32, "i32", 4, false, true, "int", "i32"},
+    {DType::FP8, "fp8", 1, true, false, "unsigned char", "fp8"},
+    {DType::BF8, "bf8", 1, true, false, "unsigned char", "bf8"},
+};
+
+const DTypeInfo &tilec::info(DType type) { return kDTypes[static_cast<int>(type)]; }
+
+std::optional<DType> tilec::parseDType(llvm::StringRef name) {
+  for (const DTypeInfo &d : kDTypes)
+    if (d.name == name) return d.type;
+  return std::nullopt;
+}
+
+llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8"; }

@@ -1,0 +1,40 @@
+//===- DType.h - The element types of the Tile language --------------------===//
+//
+// One table of dtypes: their names in .tile files, sizes, and the C++ types the HIP emitter spells them with. fp8 and
+// bf8 are stored as bytes; which encoding the byte holds (FNUZ on gfx942, OCP on gfx950) is a property of the target
+// (Target.h), not of the dtype name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DTYPE_H
+#define TILEC_DTYPE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace tilec {
+
+enum class DType { F32, F16, BF16, I8, I32, FP8, BF8 };
+
+/// Static facts about one dtype.
+struct DTypeInfo {
+  DType type;
+  llvm::StringRef name;    ///< as written in .tile files
+  unsigned bytes;          ///< storage size of one element
+  bool isFloat;            ///< floating point (fp8/bf8 included)
+  bool hasArithmetic;      ///< + - * / max min act on it directly (fp8/bf8: cast first)
+  llvm::StringRef cppType; ///< scalar C++ type in emitted HIP
+  llvm::StringRef cppTag;  ///< short tag used in runtime vector names, e.g. "f16" -> tilec::f16x8
+};
+
+const DTypeInfo &info(DType type);
+/// The dtype named `name`, if any.
+std::optional<DType> parseDType(llvm::StringRef name);
+/// "f32, f16, bf16, i8, i32, fp8, bf8": for error messages.
+llvm::StringRef allDTypeNames();
+
+inline llvm::StringRef name(DType type) { return info(type).name; }
+inline unsigned sizeOf(DType type) { return info(type).bytes; }
+
+} // namespace tilec
+
+#endif

@@ -1,0 +1,34 @@
+//===- Driver.h - The compilation pipeline, stage by stage ------------------===//
+//
+// read -> parse (AST) -> Sema (IR) -> verify -> emit. `--emit=` stops after any stage and prints it. The tilec
+// command line (tools/tilec.cpp) and the benchmarks call the same function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DRIVER_H
+#define TILEC_DRIVER_H
+
+#include "Target.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+
+namespace tilec {
+
+enum class EmitKind { HIP, AST, IR, Layout, Report };
+enum class OutputFormat { Text, JSON };
+
+struct CompileOptions {
+  EmitKind emit = EmitKind::HIP;
+  OutputFormat format = OutputFormat::Text;
+  const Target *target = nullptr; ///< --offload-arch; overrides the file's `target`
+  bool warningsAsErrors = false;
+};
+
+/// Compiles `input` (named by its buffer identifier), writing the requested output to `out` and diagnostics to
+/// `errs`. Returns the exit status: 0 success, 1 diagnostics. Nothing is written to `out` when there are errors.
+int compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options, llvm::raw_ostream &out,
+                  llvm::raw_ostream &errs);
+
+} // namespace tilec
+
+#endif

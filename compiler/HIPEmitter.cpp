@@ -1,0 +1,482 @@
+//===- HIPEmitter.cpp - Writing the HIP translation unit --------------------===//
+//
+// Layout of the output, per kernel: a comment on what it computes; the kernel (ids, block origin, alignment flags,
+// register tiles, each lane's position in every distribution, then one block per statement with the statement's
+// source text as its comment); the host launcher.
+//
+//===----------------------------------------------------------------------===//
+#include "HIPEmitter.h"
+
+#include "LayoutPrinter.h"
+#include "Report.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace {
+
+std::string vecType(DType dt, unsigned n) {
+  if (n == 1) return info(dt).cppType.str();
+  return formatv("tilec::{0}x{1}", info(dt).cppTag == "bf8" ? "fp8" : info(dt).cppTag, n);
+}
+
+std::string fp8Format(DType dt, const Target &t) {
+  bool fnuz = t.fp8Encoding == Fp8Encoding::FNUZ;
+  if (dt == DType::FP8) return fnuz ? "tilec::Fp8Format::E4M3FNUZ" : "tilec::Fp8Format::E4M3FN";
+  return fnuz ? "tilec::Fp8Format::E5M2FNUZ" : "tilec::Fp8Format::E5M2";
+}
+
+bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
+
+std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
+
+/// The source text of `range` on one line, for comments.
+std::string sourceText(llvm::SMRange range) {
+  if (!range.isValid()) return "";
+  llvm::StringRef text(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+/// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
+std::string term(const std::string &expr, unsigned factor) {
+  if (factor == 0 || expr.empty()) return "";
+  return factor == 1 ? expr : formatv("{0} * {1}", expr, factor).str();
+}
+
+std::string sum(std::initializer_list<std::string> terms) {
+  std::string out;
+  for (const std::string &t : terms)
+    if (!t.empty()) out += (out.empty() ? "" : " + ") + t;
+  return out.empty() ? "0" : out;
+}
+
+/// Where a lane's accesses of one distribution start; shared by all tiles with the same mapping.
+struct LanePosition {
+  const Layout *layout;
+  std::string row, col;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &os) : k(k), t(t), os(os) {}
+
+  void emit() {
+    plans = planAccesses(k);
+    signatureComment();
+    os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, k.name);
+    params(/*forLauncher=*/false);
+    os << ") {\n";
+    prologue();
+    for (const StmtPtr &s : k.body) stmt(*s, 1);
+    os << "}\n\n";
+    launcher();
+  }
+
+private:
+  //===--- Declarations ---===//
+
+  void signatureComment() {
+    os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4} x {5} block of {6}.\n", k.name,
+                  k.workgroupSize, k.waves(t), k.waves(t) == 1 ? "" : "s", k.gridTileRows, k.gridTileCols,
+                  k.gridTensor->name);
+    for (const auto &tile : k.tiles) {
+      const Layout &l = tile->layout;
+      os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access\n",
+                    tile->name, name(tile->dtype), l.rows, l.cols, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
+                    l.rowsPerLane, l.bytesPerAccess());
+    }
+  }
+
+  void params(bool forLauncher) {
+    bool first = true;
+    for (const auto &tensor : k.tensors) {
+      os << (first ? "" : ", ") << (tensor->isWritten ? "" : "const ") << info(tensor->dtype).cppType << " *"
+         << (forLauncher ? "" : "__restrict__ ") << tensor->name;
+      first = false;
+    }
+    for (const auto &s : k.scalars) {
+      os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " " << s->name;
+      first = false;
+    }
+  }
+
+  void prologue() {
+    unsigned waves = k.waves(t);
+    line(1) << "const int tid = __builtin_amdgcn_workitem_id_x();\n";
+    if (waves > 1) {
+      line(1) << formatv("const int wave = tid / {0};\n", t.waveSize);
+      line(1) << formatv("const int lane = tid % {0};\n", t.waveSize);
+    } else {
+      line(1) << "const int lane = tid;\n";
+    }
+    line(1) << formatv("// Origin of this workgroup's {0} x {1} block of {2}.\n", k.gridTileRows, k.gridTileCols,
+                       k.gridTensor->name);
+    line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
+    line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
+
+    bool anyRuntime = false;
+    for (const AccessPlan &p : plans) anyRuntime |= !p.alignedAtCompileTime;
+    if (anyRuntime) {
+      line(1) << "// Vector accesses need rows that start on a vector boundary; otherwise element by element.\n";
+      for (const AccessPlan &p : plans) {
+        if (p.alignedAtCompileTime || !declaredFlags.insert(alignedFlag(*p.tensor, p.vec)).second) continue;
+        line(1) << formatv("const bool {0} = tilec::rows_aligned<{1}>({2}, {3});\n", alignedFlag(*p.tensor, p.vec),
+                           p.vec, p.tensor->name, extentExpr(p.tensor->cols));
+      }
+    }
+
+    if (!k.tiles.empty()) line(1) << "// Register tiles: element i is this lane's i-th access.\n";
+    for (const auto &tile : k.tiles) {
+      const Layout &l = tile->layout;
+      line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
+    }
+    for (const auto &tile : k.tiles) lanePosition(tile->layout, tile->name);
+  }
+
+  const LanePosition &lanePosition(const Layout &l, const std::string &tileName) {
+    for (const LanePosition &p : positions)
+      if (p.layout->sameMapping(l)) return p;
+    unsigned waves = k.waves(t);
+    std::string wy = waves == 1 ? "" : (l.wavesX == 1 ? "wave" : formatv("(wave / {0})", l.wavesX).str());
+    std::string wx = waves == 1 || l.wavesX == 1 ? "" : formatv("(wave % {0})", l.wavesX).str();
+    std::string laneRow = l.lanesX == t.waveSize ? "" : formatv("(lane / {0})", l.lanesX).str();
+    std::string laneCol = l.lanesX == 1 ? "" : (l.lanesX == t.waveSize ? "lane" : formatv("(lane % {0})", l.lanesX).str());
+    std::string row = sum({term(wy, l.subRows), term(laneRow, l.pattern == Pattern::ThreadRaked ? l.rowsPerLane : 1)});
+    std::string col = sum({term(wx, l.subCols), term(laneCol, l.vec)});
+    LanePosition p{&l, tileName + "_row", tileName + "_col"};
+    const char *how = l.pattern == Pattern::ThreadRaked ? "access i is row + i" : "access i is row + i * L";
+    line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tileName, patternName(l.pattern), how);
+    line(1) << formatv("const int {0} = {1};\n", p.row, row);
+    line(1) << formatv("const int {0} = {1};\n", p.col, col);
+    positions.push_back(p);
+    return positions.back();
+  }
+
+  static std::string alignedFlag(const Tensor &tensor, unsigned vec) {
+    return formatv("{0}_vec{1}_ok", tensor.name, vec);
+  }
+
+  //===--- Statements ---===//
+
+  llvm::raw_ostream &line(unsigned depth) { return os.indent(2 * depth); }
+
+  void stmt(const Stmt &s, unsigned depth) {
+    switch (s.kind) {
+    case Stmt::Kind::Assign: {
+      auto &a = llvm::cast<Assign>(s);
+      std::string element = a.dst->name + "[i]";
+      accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
+        line(d) << element << " = " << v << ";\n";
+      }, nullptr, nullptr, &element);
+      return;
+    }
+    case Stmt::Kind::Store: {
+      auto &st = llvm::cast<Store>(s);
+      const Layout &l = *st.value->layout;
+      accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
+        storeAccess(*st.tensor, *st.row, *st.col, l, v, d);
+      }, st.row.get(), st.col.get());
+      return;
+    }
+    case Stmt::Kind::For: {
+      auto &f = llvm::cast<For>(s);
+      line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
+                             index(*f.upper), index(*f.step));
+      for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
+      line(depth) << "}\n";
+      return;
+    }
+    case Stmt::Kind::Barrier:
+      line(depth) << "tilec::barrier();\n";
+      return;
+    }
+  }
+
+  /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
+  template <typename Body>
+  void accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth, Body body,
+                  const Index *storeRow = nullptr, const Index *storeCol = nullptr,
+                  const std::string *directTarget = nullptr) {
+    line(depth) << "// " << sourceText(loc) << "\n";
+    std::vector<const Value *> loads;
+    collectLoads(value, loads);
+    bool needsPosition = !loads.empty() || storeRow;
+    if (layout.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", layout.rowsPerLane);
+    unsigned d = depth + 1;
+    loadNames.clear();
+    if (needsPosition) {
+      const LanePosition &p = lanePosition(layout, "");
+      std::string step = layout.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", layout.laneRows).str();
+      const Index *row0 = storeRow ? storeRow : loads.front()->row.get();
+      const Index *col0 = storeCol ? storeCol : loads.front()->col.get();
+      // Every load and the store of one statement share the window origin when they share it in the source.
+      bool shared = true;
+      for (const Value *l : loads) shared &= sameIndex(*l->row, *row0) && sameIndex(*l->col, *col0);
+      if (shared) {
+        line(d) << formatv("const int row = {0};\n", sum({index(*row0), p.row, step}));
+        line(d) << formatv("const int col = {0};\n", sum({index(*col0), p.col}));
+      }
+      for (const Value *l : loads) {
+        // A plain `t = load X[...]` lands in the tile itself; loads inside an expression get a named temporary.
+        std::string n = &value == l && directTarget ? *directTarget : uniqueLoadName(l->tensor->name);
+        loadNames[l] = n;
+        std::string r = shared ? "row" : sum({index(*l->row), p.row, step});
+        std::string c = shared ? "col" : sum({index(*l->col), p.col});
+        loadAccess(*l, layout, n, r, c, d, /*declare=*/n != (directTarget ? *directTarget : ""));
+      }
+      if (!shared && storeRow) {
+        line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
+        line(d) << formatv("const int col = {0};\n", sum({index(*storeCol), p.col}));
+      }
+    }
+    if (!(directTarget && value.kind == Value::Kind::Load)) body(d, valueExpr(value, layout.vec, /*top=*/true));
+    line(depth) << "}\n";
+  }
+
+  static bool sameIndex(const Index &a, const Index &b) {
+    if (a.kind != b.kind || a.value != b.value || a.name != b.name) return false;
+    if (!a.isBinary()) return true;
+    return sameIndex(*a.lhs, *b.lhs) && sameIndex(*a.rhs, *b.rhs);
+  }
+
+  void collectLoads(const Value &v, std::vector<const Value *> &out) {
+    if (v.kind == Value::Kind::Load) out.push_back(&v);
+    for (const auto &op : v.operands) collectLoads(*op, out);
+  }
+
+  std::string uniqueLoadName(const std::string &tensor) {
+    std::string n = tensor + "_v";
+    for (unsigned i = 1; usedLoadNames.count(n); ++i) n = tensor + "_v" + std::to_string(i);
+    usedLoadNames.insert(n);
+    return n;
+  }
+
+  /// The alignment condition of a vector access, or "" when it is known at compile time.
+  std::string alignedCondition(const Tensor &tensor, const Index &col0, unsigned vec) {
+    std::string cond;
+    for (const AccessPlan &p : plans)
+      if (p.tensor == &tensor && p.vec == vec && !p.alignedAtCompileTime) cond = alignedFlag(tensor, vec);
+    if (vec > 1 && knownDivisor(col0, k) % vec != 0)
+      cond = (cond.empty() ? "" : cond + " && ") + formatv("({0}) % {1} == 0", index(col0), vec).str();
+    return cond;
+  }
+
+  std::string address(const Tensor &tensor, const std::string &r, const std::string &c) {
+    return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
+  }
+
+  std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c) {
+    return formatv("{0} < {1} && {2} < {3}", r, extentExpr(tensor.rows), c, extentExpr(tensor.cols));
+  }
+
+  void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
+                  const std::string &c, unsigned d, bool declare) {
+    const Tensor &x = *l.tensor;
+    unsigned vec = layout.vec;
+    std::string type = vecType(x.dtype, vec);
+    std::string vectorLoad =
+        vec == 1 ? formatv("{0}[static_cast<long>({1}) * {2} + {3}]", x.name, r, extentExpr(x.cols), c).str()
+                 : formatv("*reinterpret_cast<const {0} *>({1})", type, address(x, r, c)).str();
+    std::string cond = alignedCondition(x, *l.col, vec);
+    if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
+    else line(d) << formatv("{0} = {1}{{};\n", dst, type);
+    if (cond.empty() || vec == 1) {
+      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c), dst, vectorLoad);
+      return;
+    }
+    line(d) << formatv("if ({0}) {{\n", cond);
+    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c), dst, vectorLoad);
+    line(d) << "} else {\n";
+    line(d + 1) << formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
+                           extentExpr(x.rows), extentExpr(x.cols));
+    line(d) << "}\n";
+  }
+
+  void storeAccess(const Tensor &y, const Index &, const Index &col0, const Layout &layout, const std::string &v,
+                   unsigned d) {
+    unsigned vec = layout.vec;
+    std::string type = vecType(y.dtype, vec);
+    std::string value = v;
+    if (v.find_first_of(" (") != std::string::npos) {
+      line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
+      value = y.name + "_out";
+    }
+    std::string target = vec == 1 ? formatv("{0}[static_cast<long>(row) * {1} + col]", y.name, extentExpr(y.cols)).str()
+                                  : formatv("*reinterpret_cast<{0} *>({1})", type, address(y, "row", "col")).str();
+    std::string cond = alignedCondition(y, col0, vec);
+    if (cond.empty() || vec == 1) {
+      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(y, "row", "col"), target, value);
+      return;
+    }
+    line(d) << formatv("if ({0}) {{\n", cond);
+    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(y, "row", "col"), target, value);
+    line(d) << "} else {\n";
+    line(d + 1) << formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
+                           extentExpr(y.rows), extentExpr(y.cols), value);
+    line(d) << "}\n";
+  }
+
+  //===--- Expressions ---===//
+
+  std::string index(const Index &i) {
+    switch (i.kind) {
+    case Index::Kind::Const: return std::to_string(i.value);
+    case Index::Kind::BlockRow: return "block_row";
+    case Index::Kind::BlockCol: return "block_col";
+    case Index::Kind::LoopVar:
+    case Index::Kind::Scalar: return i.name;
+    default: break;
+    }
+    static const char *ops[] = {"+", "-", "*", "/", "%"};
+    const char *op = ops[static_cast<int>(i.kind) - static_cast<int>(Index::Kind::Add)];
+    auto wrap = [&](const Index &c) { return c.isBinary() ? "(" + index(c) + ")" : index(c); };
+    return formatv("{0} {1} {2}", wrap(*i.lhs), op, wrap(*i.rhs));
+  }
+
+  std::string constant(const Value &v) {
+    std::string s = v.spelling;
+    bool isFloatText = s.find_first_of(".eE") != std::string::npos;
+    switch (v.dtype) {
+    case DType::F32: return isFloatText ? s + "f" : s + ".0f";
+    case DType::I32: return s;
+    default: return formatv("static_cast<{0}>({1})", info(v.dtype).cppType, s);
+    }
+  }
+
+  std::string valueExpr(const Value &v, unsigned vec, bool top = false) {
+    auto sub = [&](const Value &o) {
+      std::string e = valueExpr(o, vec);
+      return o.kind == Value::Kind::Binary && o.op != ValueOp::Max && o.op != ValueOp::Min ? "(" + e + ")" : e;
+    };
+    switch (v.kind) {
+    case Value::Kind::TileRef: return v.tile->name + "[i]";
+    case Value::Kind::ScalarRef: return v.scalar->name;
+    case Value::Kind::Const: return constant(v);
+    case Value::Kind::Load: return loadNames.at(&v);
+    case Value::Kind::Unary: return "-" + sub(*v.operands[0]);
+    case Value::Kind::Binary: {
+      const Value &a = *v.operands[0], &b = *v.operands[1];
+      if (v.op == ValueOp::Max || v.op == ValueOp::Min) {
+        auto arg = [&](const Value &o) {
+          std::string e = valueExpr(o, vec);
+          return (v.isTile && !o.isTile && vec > 1) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str() : e;
+        };
+        return formatv("__builtin_elementwise_{0}({1}, {2})", spelling(v.op), arg(a), arg(b));
+      }
+      (void)top;
+      return formatv("{0} {1} {2}", sub(a), spelling(v.op), sub(b));
+    }
+    case Value::Kind::Cast: return castExpr(v, vec);
+    }
+    return "";
+  }
+
+  std::string castExpr(const Value &v, unsigned vec) {
+    const Value &from = *v.operands[0];
+    unsigned n = from.isTile ? vec : 1;
+    std::string e = valueExpr(from, vec);
+    if (from.dtype == v.dtype) return e;
+    auto convert = [&](const std::string &x, DType to) {
+      return n == 1 ? formatv("static_cast<{0}>({1})", info(to).cppType, x).str()
+                    : formatv("__builtin_convertvector({0}, {1})", x, vecType(to, n)).str();
+    };
+    if (isFp8(from.dtype)) {
+      e = formatv("tilec::fp8_to_f32<{0}, {1}>({2})", fp8Format(from.dtype, t), n, e);
+      return v.dtype == DType::F32 ? e : (isFp8(v.dtype) ? fp8From(e, v.dtype, n) : convert(e, v.dtype));
+    }
+    if (isFp8(v.dtype)) return fp8From(from.dtype == DType::F32 ? e : convert(e, DType::F32), v.dtype, n);
+    return convert(e, v.dtype);
+  }
+
+  std::string fp8From(const std::string &f32, DType to, unsigned n) {
+    return formatv("tilec::f32_to_fp8<{0}, {1}>({2})", fp8Format(to, t), n, f32);
+  }
+
+  //===--- Launcher ---===//
+
+  void launcher() {
+    const Tensor &g = *k.gridTensor;
+    os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
+                  "x ceil({6} / {2}) in all.\n",
+                  k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
+                  extentExpr(g.rows));
+    os << "/// Returns hipErrorInvalidValue for negative sizes, null or misaligned tensors and grids too large to launch;\n"
+          "/// hipSuccess without launching when there is nothing to do.\n";
+    os << "extern \"C\" hipError_t launch_" << k.name << "(";
+    params(/*forLauncher=*/true);
+    os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream) {\n";
+    std::vector<std::string> dims;
+    for (const auto &s : k.scalars)
+      if (s->isDimension) dims.push_back(s->name);
+    if (!dims.empty()) {
+      std::string neg, zero;
+      for (const std::string &d : dims) neg += (neg.empty() ? "" : " || ") + d + " < 0";
+      line(1) << "if (" << neg << ") return hipErrorInvalidValue;\n";
+    }
+    std::string empty;
+    for (const Extent *e : {&g.rows, &g.cols})
+      if (e->isSymbol()) empty += (empty.empty() ? "" : " || ") + e->symbol + " == 0";
+    if (!empty.empty()) line(1) << "if (" << empty << ") return hipSuccess;\n";
+    std::string nulls;
+    for (const auto &tensor : k.tensors) nulls += (nulls.empty() ? "" : " || ") + tensor->name + " == nullptr";
+    if (!nulls.empty()) line(1) << "if (" << nulls << ") return hipErrorInvalidValue;\n";
+    // Accesses compiled without the element-by-element path rely on aligned base pointers.
+    llvm::StringSet<> checked;
+    for (const AccessPlan &p : plans) {
+      if (!p.alignedAtCompileTime || p.vec == 1) continue;
+      std::string key = formatv("{0}/{1}", p.tensor->name, p.bytes);
+      if (!checked.insert(key).second) continue;
+      line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
+                         "// {1}-byte accesses\n", p.tensor->name, p.bytes);
+    }
+    line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}));\n", extentExpr(g.cols),
+                       k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
+    line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
+                       k.workgroupSize);
+    line(1) << formatv("hipLaunchKernelGGL({0}, grid, dim3({1}), 0, stream", k.name, k.workgroupSize);
+    for (const auto &tensor : k.tensors) os << ", " << tensor->name;
+    for (const auto &s : k.scalars) os << ", " << s->name;
+    os << ");\n";
+    line(1) << "return hipGetLastError();\n";
+    os << "}\n";
+  }
+
+  const Kernel &k;
+  const Target &t;
+  llvm::raw_ostream &os;
+  std::vector<AccessPlan> plans;
+  std::vector<LanePosition> positions;
+  llvm::StringSet<> declaredFlags, usedLoadNames;
+  std::map<const Value *, std::string> loadNames;
+};
+
+} // namespace
+
+void tilec::emitHIP(const Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os) {
+  const Target &t = *module.target;
+  os << formatv("// Generated by tilec {0} from {1} for {2} ({3}, {4}). Regenerate it rather than editing it.\n",
+                TILEC_VERSION, sourceName, t.name, t.product, t.family);
+  os << formatv("// Build: clang++ -x hip --offload-arch={0} -I <tilec>/runtime/include\n", t.name);
+  if (t.minLLVMMajor > 19)
+    os << formatv("// {0} needs a compiler built on LLVM >= {1} (e.g. ROCm 7); LLVM 19 cannot compile this file.\n",
+                  t.name, t.minLLVMMajor);
+  os << "#include \"tilec/runtime.h\"\n\n";
+  for (const auto &k : module.kernels) KernelEmitter(*k, t, os).emit();
+}

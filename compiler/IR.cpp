@@ -1,0 +1,232 @@
+//===- IR.cpp - Printing the IR and small queries on it ---------------------===//
+#include "IR.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::cast;
+
+llvm::StringRef ir::spelling(ValueOp op) {
+  switch (op) {
+  case ValueOp::Neg: return "neg";
+  case ValueOp::Add: return "+";
+  case ValueOp::Sub: return "-";
+  case ValueOp::Mul: return "*";
+  case ValueOp::Div: return "/";
+  case ValueOp::Rem: return "%";
+  case ValueOp::Max: return "max";
+  case ValueOp::Min: return "min";
+  }
+  return "?";
+}
+
+bool Kernel::divisible(const Extent &extent, int64_t m) const {
+  if (!extent.isSymbol()) return extent.value % m == 0;
+  for (const Assumption &a : assumptions)
+    if (a.symbol == extent.symbol && a.modulus % m == 0) return true;
+  return false;
+}
+
+static constexpr int64_t kMaxDivisor = int64_t(1) << 20;
+
+/// Largest power of two dividing v (kMaxDivisor for 0).
+static int64_t powerOfTwoDivisor(int64_t v) {
+  if (v == 0) return kMaxDivisor;
+  return std::min<int64_t>(kMaxDivisor, int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(v < 0 ? -v : v)));
+}
+
+int64_t ir::knownDivisor(const Index &index, const Kernel &kernel) {
+  switch (index.kind) {
+  case Index::Kind::Const: return powerOfTwoDivisor(index.value);
+  case Index::Kind::BlockRow: return powerOfTwoDivisor(kernel.gridTileRows);
+  case Index::Kind::BlockCol: return powerOfTwoDivisor(kernel.gridTileCols);
+  case Index::Kind::LoopVar: return std::max<int64_t>(index.value, 1);
+  case Index::Kind::Scalar: {
+    int64_t best = 1;
+    for (const Assumption &a : kernel.assumptions)
+      if (a.symbol == index.name) best = std::max(best, powerOfTwoDivisor(a.modulus));
+    return best;
+  }
+  case Index::Kind::Add:
+  case Index::Kind::Sub:
+    return std::min(knownDivisor(*index.lhs, kernel), knownDivisor(*index.rhs, kernel));
+  case Index::Kind::Mul:
+    return std::min(kMaxDivisor, knownDivisor(*index.lhs, kernel) * knownDivisor(*index.rhs, kernel));
+  case Index::Kind::Div:
+  case Index::Kind::Rem:
+    return 1;
+  }
+  return 1;
+}
+
+static const char *binarySpelling(Index::Kind k) {
+  switch (k) {
+  case Index::Kind::Add: return " + ";
+  case Index::Kind::Sub: return " - ";
+  case Index::Kind::Mul: return " * ";
+  case Index::Kind::Div: return " / ";
+  default: return " % ";
+  }
+}
+
+void ir::printIndex(const Index &index, llvm::raw_ostream &os) {
+  switch (index.kind) {
+  case Index::Kind::Const: os << index.value; return;
+  case Index::Kind::BlockRow: os << "block.row"; return;
+  case Index::Kind::BlockCol: os << "block.col"; return;
+  case Index::Kind::LoopVar: os << "%" << index.name; return;
+  case Index::Kind::Scalar: os << "%" << index.name; return;
+  default:
+    os << "(";
+    printIndex(*index.lhs, os);
+    os << binarySpelling(index.kind);
+    printIndex(*index.rhs, os);
+    os << ")";
+  }
+}
+
+namespace {
+
+class Printer {
+public:
+  explicit Printer(llvm::raw_ostream &os) : os(os) {}
+
+  void module(const Module &m) {
+    os << "target " << m.target->name << "\n";
+    for (const auto &k : m.kernels) kernel(*k, *m.target);
+  }
+
+private:
+  void extent(const Extent &e) {
+    if (e.isSymbol()) os << e.symbol;
+    else os << e.value;
+  }
+
+  void kernel(const Kernel &k, const Target &target) {
+    os << "\nkernel @" << k.name << "(";
+    bool first = true;
+    for (const auto &t : k.tensors) {
+      os << (first ? "" : ", ") << "%" << t->name << ": global " << name(t->dtype) << "[";
+      extent(t->rows);
+      os << ", ";
+      extent(t->cols);
+      os << "]" << (t->isRead ? " read" : "") << (t->isWritten ? " written" : "");
+      first = false;
+    }
+    for (const auto &s : k.scalars) {
+      os << (first ? "" : ", ") << "%" << s->name << ": " << name(s->dtype) << (s->isDimension ? " dim" : "");
+      first = false;
+    }
+    os << ")\n    workgroup " << k.workgroupSize << " (" << k.waves(target) << " waves), grid over %"
+       << k.gridTensor->name << " tile [" << k.gridTileRows << ", " << k.gridTileCols << "]";
+    for (const Assumption &a : k.assumptions) os << ", assume " << a.symbol << " % " << a.modulus << " == 0";
+    os << " {\n";
+    for (const auto &t : k.tiles) tile(*t);
+    body(k.body, 1);
+    os << "}\n";
+  }
+
+  void tile(const Tile &t) {
+    const Layout &l = t.layout;
+    os << "  tile %" << t.name << ": " << name(t.dtype) << "[" << l.rows << ", " << l.cols << "] "
+       << patternName(l.pattern) << " vec " << l.vec << (l.vecIsAuto ? " (auto)" : "") << "  // waves [" << l.wavesY
+       << ", " << l.wavesX << "], per wave " << l.subRows << " x " << l.subCols << ", X0 " << l.lanesX << ", L "
+       << l.laneRows << ", R " << l.rowsPerLane << ", " << l.bytesPerAccess() << " B per access\n";
+  }
+
+  void body(const Body &b, unsigned depth) {
+    for (const StmtPtr &s : b) stmt(*s, depth);
+  }
+
+  void window(const Tensor &t, const Index &row, const Index &col) {
+    os << "%" << t.name << "[";
+    printIndex(row, os);
+    os << ", ";
+    printIndex(col, os);
+    os << "]";
+  }
+
+  void stmt(const Stmt &s, unsigned depth) {
+    os.indent(2 * depth);
+    switch (s.kind) {
+    case Stmt::Kind::Assign: {
+      auto &a = cast<Assign>(s);
+      os << "%" << a.dst->name << " = ";
+      value(*a.value);
+      os << "\n";
+      return;
+    }
+    case Stmt::Kind::Store: {
+      auto &st = cast<Store>(s);
+      os << "store ";
+      window(*st.tensor, *st.row, *st.col);
+      os << " = ";
+      value(*st.value);
+      os << "\n";
+      return;
+    }
+    case Stmt::Kind::For: {
+      auto &f = cast<For>(s);
+      os << "for %" << f.var << " = ";
+      printIndex(*f.lower, os);
+      os << " to ";
+      printIndex(*f.upper, os);
+      os << " step ";
+      printIndex(*f.step, os);
+      os << " {\n";
+      body(f.body, depth + 1);
+      os.indent(2 * depth) << "}\n";
+      return;
+    }
+    case Stmt::Kind::Barrier:
+      os << "barrier\n";
+      return;
+    }
+  }
+
+  void value(const Value &v) {
+    switch (v.kind) {
+    case Value::Kind::TileRef: os << "%" << v.tile->name; return;
+    case Value::Kind::ScalarRef: os << "%" << v.scalar->name; return;
+    case Value::Kind::Const: os << v.spelling << ":" << name(v.dtype); return;
+    case Value::Kind::Load:
+      os << "load ";
+      window(*v.tensor, *v.row, *v.col);
+      return;
+    case Value::Kind::Unary:
+      os << "neg(";
+      value(*v.operands[0]);
+      os << ")";
+      return;
+    case Value::Kind::Binary:
+      if (v.op == ValueOp::Max || v.op == ValueOp::Min) {
+        os << spelling(v.op) << "(";
+        value(*v.operands[0]);
+        os << ", ";
+        value(*v.operands[1]);
+        os << ")";
+        return;
+      }
+      os << "(";
+      value(*v.operands[0]);
+      os << " " << spelling(v.op) << " ";
+      value(*v.operands[1]);
+      os << ")";
+      return;
+    case Value::Kind::Cast:
+      os << "cast<" << name(v.dtype) << ">(";
+      value(*v.operands[0]);
+      os << ")";
+      return;
+    }
+  }
+
+  llvm::raw_ostream &os;
+};
+
+} // namespace
+
+void ir::printModule(const Module &module, llvm::raw_ostream &os) { Printer(os).module(module); }

@@ -1,0 +1,108 @@
+//===- LayoutPrinter.cpp - Tile thread maps as text and JSON ----------------===//
+#include "LayoutPrinter.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using llvm::formatv;
+
+unsigned tilec::tileVGPRs(const ir::Tile &tile) {
+  const Layout &l = tile.layout;
+  return l.rowsPerLane * ((l.bytesPerAccess() + 3) / 4);
+}
+
+void tilec::describeDistribution(const ir::Tile &t, unsigned indent, llvm::raw_ostream &os) {
+  const Layout &l = t.layout;
+  os.indent(indent) << formatv("{0} over {1} threads = {2} waves; wave grid [{3}, {4}]: each wave owns {5} rows x "
+                               "{6} columns\n",
+                               patternName(l.pattern), l.threads, l.waves, l.wavesY, l.wavesX, l.subRows, l.subCols);
+  os.indent(indent) << formatv("X0 = {0} / vec {1} = {2} lanes along a row, L = {3} / {2} = {4} lane-rows, "
+                               "R = {5} / {4} = {6} rows per lane{7}\n",
+                               l.subCols, l.vec, l.lanesX, l.waveSize, l.laneRows, l.subRows, l.rowsPerLane,
+                               l.pattern == Pattern::ThreadRaked ? " (consecutive)" : " (strided by L)");
+  os.indent(indent) << formatv("{0} x {1} = {2} B per access{3}, {4} accesses and {5} elements per lane, {6} VGPRs\n",
+                               l.vec, name(t.dtype), l.bytesPerAccess(), l.vecIsAuto ? " (vec auto)" : "",
+                               l.accessesPerLane(), l.elementsPerLane(), tileVGPRs(t));
+}
+
+void tilec::writeDistribution(const ir::Tile &t, llvm::json::OStream &json) {
+  const Layout &l = t.layout;
+  json.attribute("name", t.name);
+  json.attribute("dtype", name(t.dtype));
+  json.attributeArray("shape", [&] {
+    json.value(l.rows);
+    json.value(l.cols);
+  });
+  json.attribute("pattern", patternName(l.pattern));
+  json.attribute("vec", l.vec);
+  json.attribute("vec_auto", l.vecIsAuto);
+  json.attribute("bytes_per_access", l.bytesPerAccess());
+  json.attributeArray("waves_grid", [&] {
+    json.value(l.wavesY);
+    json.value(l.wavesX);
+  });
+  json.attribute("lanes_x", l.lanesX);
+  json.attribute("lanes_y", l.laneRows);
+  json.attribute("rows_per_lane", l.rowsPerLane);
+  json.attribute("accesses_per_lane", l.accessesPerLane());
+  json.attribute("elements_per_lane", l.elementsPerLane());
+  json.attribute("vgprs", tileVGPRs(t));
+}
+
+void tilec::printLayouts(const ir::Module &module, llvm::raw_ostream &os) {
+  bool first = true;
+  for (const auto &k : module.kernels) {
+    for (const auto &t : k->tiles) {
+      const Layout &l = t->layout;
+      if (!first) os << "\n";
+      first = false;
+      os << formatv("kernel {0}, tile {1}: {2}[{3}, {4}] {5} vec {6}\n", k->name, t->name, name(t->dtype), l.rows,
+                    l.cols, patternName(l.pattern), l.vec);
+      describeDistribution(*t, 2, os);
+      os << formatv("  each cell is {0} element{1} (one access); the number is the workgroup thread that owns it\n\n",
+                    l.vec, l.vec == 1 ? "" : "s");
+      unsigned width = std::to_string(l.threads - 1).size() + 2;
+      unsigned label = std::to_string(l.rows - 1).size() + 2;
+      os.indent(label + 1);
+      for (unsigned c = 0; c < l.cols; c += l.vec) os << llvm::right_justify(("c" + std::to_string(c)), width);
+      os << "\n";
+      for (unsigned r = 0; r < l.rows; ++r) {
+        os << llvm::left_justify("r" + std::to_string(r), label + 1);
+        for (unsigned c = 0; c < l.cols; c += l.vec)
+          os << llvm::right_justify(std::to_string(l.owner(r, c).thread), width);
+        os << "\n";
+      }
+    }
+  }
+}
+
+void tilec::printLayoutsJSON(const ir::Module &module, llvm::raw_ostream &os) {
+  llvm::json::OStream json(os); // compact: the owner map is large
+  json.object([&] {
+    json.attribute("target", module.target->name);
+    json.attributeArray("kernels", [&] {
+      for (const auto &k : module.kernels) {
+        json.object([&] {
+          json.attribute("name", k->name);
+          json.attribute("workgroup_size", k->workgroupSize);
+          json.attributeArray("tiles", [&] {
+            for (const auto &t : k->tiles) {
+              json.object([&] {
+                writeDistribution(*t, json);
+                json.attributeArray("owner", [&] {
+                  for (unsigned r = 0; r < t->layout.rows; ++r) {
+                    json.array([&] {
+                      for (unsigned c = 0; c < t->layout.cols; ++c) json.value(t->layout.owner(r, c).thread);
+                    });
+                  }
+                });
+              });
+            }
+          });
+        });
+      }
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,30 @@
+//===- LayoutPrinter.h - Showing how tiles are distributed (--emit=layout) ---===//
+//
+// The text form draws each register tile's thread map: one line per tile row, one cell per vec-wide group of
+// elements, holding the workgroup thread that owns it. The JSON form gives the distribution numbers and the full
+// `owner` map (one array per row, one thread id per element). describeDistribution and writeDistribution are shared
+// with the report so both say the same thing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LAYOUTPRINTER_H
+#define TILEC_LAYOUTPRINTER_H
+
+#include "IR.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tilec {
+
+void printLayouts(const ir::Module &module, llvm::raw_ostream &os);
+void printLayoutsJSON(const ir::Module &module, llvm::raw_ostream &os);
+
+/// The derivation of a tile's distribution, a few indented lines of plain arithmetic.
+void describeDistribution(const ir::Tile &tile, unsigned indent, llvm::raw_ostream &os);
+/// The distribution numbers of a tile as attributes of the current JSON object.
+void writeDistribution(const ir::Tile &tile, llvm::json::OStream &json);
+/// VGPRs one lane spends on the tile: R accesses of ceil(vec * bytes / 4) registers.
+unsigned tileVGPRs(const ir::Tile &tile);
+
+} // namespace tilec
+
+#endif

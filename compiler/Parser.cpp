@@ -1,0 +1,321 @@
+//===- Parser.cpp - Building the AST from ANTLR's parse tree ----------------===//
+//
+// One function per grammar rule turns a parse-tree context into AST nodes (the rule is quoted above each). ANTLR works
+// on code points; SourceMap turns its indices back into pointers into the SourceMgr buffer so every AST node's range
+// points at the original bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "Parser.h"
+
+#include "TileLexer.h"
+#include "TileParser.h"
+#include "antlr4-runtime.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using namespace tilec::ast;
+using P = tilec::antlr::TileParser;
+
+namespace {
+
+/// Maps ANTLR code-point indices to locations in the source buffer.
+class SourceMap {
+public:
+  explicit SourceMap(llvm::StringRef text) : text(text) {
+    for (size_t i = 0; i < text.size(); ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) offsets.push_back(i);
+    offsets.push_back(text.size());
+  }
+  llvm::SMLoc at(size_t codePoint) const {
+    size_t off = codePoint < offsets.size() ? offsets[codePoint] : text.size();
+    return llvm::SMLoc::getFromPointer(text.data() + off);
+  }
+  SMRange token(const antlr4::Token *t) const {
+    if (!t) return {};
+    if (t->getType() == antlr4::Token::EOF) return {at(t->getStartIndex()), at(t->getStartIndex())};
+    return {at(t->getStartIndex()), at(t->getStopIndex() + 1)};
+  }
+  SMRange rule(antlr4::ParserRuleContext *ctx) const {
+    SMRange start = token(ctx->getStart()), stop = token(ctx->getStop());
+    if (!stop.isValid() || stop.End.getPointer() < start.Start.getPointer()) return start;
+    return {start.Start, stop.End};
+  }
+  SMRange node(antlr4::tree::TerminalNode *n) const { return n ? token(n->getSymbol()) : SMRange(); }
+
+private:
+  llvm::StringRef text;
+  std::vector<size_t> offsets;
+};
+
+/// Reports ANTLR's syntax errors through the DiagnosticEngine.
+class SyntaxErrorListener : public antlr4::BaseErrorListener {
+public:
+  SyntaxErrorListener(DiagnosticEngine &diags, const SourceMap &map) : diags(diags), map(map) {}
+  void syntaxError(antlr4::Recognizer *, antlr4::Token *token, size_t, size_t, const std::string &msg,
+                   std::exception_ptr) override {
+    std::string text = msg;
+    // ANTLR spells the end of input "<EOF>"; users read "end of file".
+    for (size_t pos; (pos = text.find("'<EOF>'")) != std::string::npos;) text.replace(pos, 7, "end of file");
+    for (size_t pos; (pos = text.find("<EOF>")) != std::string::npos;) text.replace(pos, 5, "end of file");
+    diags.error(map.token(token), "syntax error: " + text);
+  }
+
+private:
+  DiagnosticEngine &diags;
+  const SourceMap &map;
+};
+
+/// Deep nesting would overflow the stack of a recursive-descent parser; refuse it with a located error instead.
+bool checkNesting(antlr4::CommonTokenStream &tokens, const SourceMap &map, DiagnosticEngine &diags) {
+  constexpr int kMaxDepth = 200;
+  int depth = 0, minusRun = 0;
+  for (antlr4::Token *t : tokens.getTokens()) {
+    std::string s = t->getText();
+    if (s == "(" || s == "[" || s == "{") ++depth;
+    else if (s == ")" || s == "]" || s == "}") depth = std::max(0, depth - 1);
+    minusRun = s == "-" ? minusRun + 1 : 0;
+    if (depth > kMaxDepth || minusRun > kMaxDepth) {
+      diags.error(map.token(t), llvm::formatv("nesting deeper than {0} levels; tilec does not parse it", kMaxDepth));
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Builds AST nodes from parse-tree contexts that are known to be free of syntax errors.
+class ASTBuilder {
+public:
+  ASTBuilder(const SourceMap &map, DiagnosticEngine &diags) : map(map), diags(diags) {}
+
+  // program : targetDecl? kernelDecl* EOF ;
+  Program program(P::ProgramContext *ctx) {
+    Program p;
+    if (auto *t = ctx->targetDecl()) p.target = ident(t->IDENT());
+    for (auto *k : ctx->kernelDecl()) p.kernels.push_back(kernel(k));
+    return p;
+  }
+
+private:
+  Ident ident(antlr4::tree::TerminalNode *n) { return {n->getText(), map.node(n)}; }
+
+  IntLit intLit(antlr4::tree::TerminalNode *n) {
+    IntLit lit;
+    lit.range = map.node(n);
+    unsigned long long v = 0;
+    // Literals beyond 2^31 are reported here, once, so later arithmetic never overflows.
+    if (llvm::getAsUnsignedInteger(n->getText(), 10, v) || v > 0x7fffffffULL) {
+      diags.error(lit.range, "integer literal " + n->getText() + " is too large (the limit is 2147483647)");
+      v = 1;
+    }
+    lit.value = static_cast<int64_t>(v);
+    return lit;
+  }
+
+  // kernelDecl : 'kernel' IDENT '(' paramList? ')' '{' stmt* '}' ;
+  Kernel kernel(P::KernelDeclContext *ctx) {
+    Kernel k;
+    k.name = ident(ctx->IDENT());
+    k.range = map.rule(ctx);
+    if (auto *list = ctx->paramList())
+      for (auto *p : list->param()) k.params.push_back(param(p));
+    for (auto *s : ctx->stmt()) k.body.push_back(stmt(s));
+    return k;
+  }
+
+  // param : IDENT ':' paramType ;
+  Param param(P::ParamContext *ctx) {
+    Param p;
+    p.name = ident(ctx->IDENT());
+    p.range = map.rule(ctx);
+    if (auto *t = dynamic_cast<P::TensorTypeContext *>(ctx->paramType())) {
+      p.isTensor = true;
+      p.dtype = ident(t->IDENT());
+      for (auto *d : t->dimList()->dim()) {
+        Dim dim;
+        dim.range = map.rule(d);
+        if (d->IDENT()) dim.symbol = d->IDENT()->getText();
+        else dim.value = intLit(d->INT()).value;
+        p.dims.push_back(dim);
+      }
+    } else {
+      p.dtype = ident(static_cast<P::ScalarTypeContext *>(ctx->paramType())->IDENT());
+    }
+    return p;
+  }
+
+  // shape : '[' INT (',' INT)* ']' ;
+  Shape shape(P::ShapeContext *ctx) {
+    Shape s;
+    s.range = map.rule(ctx);
+    for (auto *i : ctx->INT()) s.dims.push_back(intLit(i));
+    return s;
+  }
+
+  // wavesSpec : 'waves' '[' INT ',' INT ']' ;
+  std::optional<WavesSpec> waves(P::WavesSpecContext *ctx) {
+    if (!ctx) return std::nullopt;
+    return WavesSpec{intLit(ctx->INT(0)), intLit(ctx->INT(1)), map.rule(ctx)};
+  }
+
+  // window : IDENT '[' expr (',' expr)* ']' ;
+  Window window(P::WindowContext *ctx) {
+    Window w;
+    w.tensor = ident(ctx->IDENT());
+    w.range = map.rule(ctx);
+    for (auto *e : ctx->expr()) w.indices.push_back(expr(e));
+    return w;
+  }
+
+  StmtPtr stmt(P::StmtContext *ctx) {
+    SMRange r = map.rule(ctx);
+    // 'workgroup' INT ';'
+    if (auto *c = dynamic_cast<P::WorkgroupStmtContext *>(ctx)) return std::make_unique<WorkgroupStmt>(r, intLit(c->INT()));
+    // 'grid' 'over' IDENT 'tile' shape ';'
+    if (auto *c = dynamic_cast<P::GridStmtContext *>(ctx))
+      return std::make_unique<GridStmt>(r, ident(c->IDENT()), shape(c->shape()));
+    // 'tile' IDENT ':' IDENT shape distribution vecSpec? ';'
+    if (auto *c = dynamic_cast<P::TileDeclContext *>(ctx)) {
+      auto t = std::make_unique<TileDecl>(r);
+      t->name = ident(c->IDENT(0));
+      t->dtype = ident(c->IDENT(1));
+      t->shape = shape(c->shape());
+      t->patternRange = map.rule(c->distribution());
+      t->vecRange = t->patternRange;
+      if (dynamic_cast<P::WarpRakedContext *>(c->distribution())) t->pattern = Pattern::WarpRaked;
+      if (auto *b = dynamic_cast<P::BlockRakedContext *>(c->distribution())) {
+        t->pattern = Pattern::BlockRaked;
+        t->waves = waves(b->wavesSpec());
+        t->patternRange = map.token(b->getStart());
+      }
+      if (auto *v = c->vecSpec()) {
+        t->vecRange = map.rule(v);
+        if (v->INT()) t->vec = intLit(v->INT());
+      }
+      return t;
+    }
+    // 'lds' IDENT ':' IDENT shape ('pad' INT)? ';'
+    if (auto *c = dynamic_cast<P::LdsDeclContext *>(ctx)) {
+      auto l = std::make_unique<LdsDecl>(r);
+      l->name = ident(c->IDENT(0));
+      l->dtype = ident(c->IDENT(1));
+      l->shape = shape(c->shape());
+      if (c->INT()) l->pad = intLit(c->INT());
+      return l;
+    }
+    // 'acc' IDENT ':' IDENT shape 'mfma' mfmaName wavesSpec? ';'
+    if (auto *c = dynamic_cast<P::AccDeclContext *>(ctx)) {
+      auto a = std::make_unique<AccDecl>(r);
+      a->name = ident(c->IDENT(0));
+      a->dtype = ident(c->IDENT(1));
+      a->shape = shape(c->shape());
+      a->mfma = {c->mfmaName()->getText(), map.rule(c->mfmaName())};
+      a->waves = waves(c->wavesSpec());
+      return a;
+    }
+    // 'assume' expr ';'
+    if (auto *c = dynamic_cast<P::AssumeStmtContext *>(ctx)) return std::make_unique<AssumeStmt>(r, expr(c->expr()));
+    // IDENT op=('=' | '+=') expr ';'
+    if (auto *c = dynamic_cast<P::AssignStmtContext *>(ctx))
+      return std::make_unique<AssignStmt>(r, ident(c->IDENT()), c->op->getText() == "+=", expr(c->expr()));
+    // 'store' window '=' expr ';'
+    if (auto *c = dynamic_cast<P::StoreStmtContext *>(ctx))
+      return std::make_unique<StoreStmt>(r, window(c->window()), expr(c->expr()));
+    // 'for' IDENT 'in' expr '..' expr ('step' expr)? '{' stmt* '}'
+    if (auto *c = dynamic_cast<P::ForStmtContext *>(ctx)) {
+      auto f = std::make_unique<ForStmt>(r);
+      f->var = ident(c->IDENT());
+      f->lower = expr(c->expr(0));
+      f->upper = expr(c->expr(1));
+      if (c->expr().size() > 2) f->step = expr(c->expr(2));
+      for (auto *s : c->stmt()) f->body.push_back(stmt(s));
+      return f;
+    }
+    // 'barrier' ';'
+    return std::make_unique<BarrierStmt>(r);
+  }
+
+  ExprPtr expr(P::ExprContext *ctx) {
+    SMRange r = map.rule(ctx);
+    // 'load' window
+    if (auto *c = dynamic_cast<P::LoadExprContext *>(ctx)) return std::make_unique<LoadExpr>(r, window(c->window()));
+    // 'cast' '<' IDENT '>' '(' expr ')'
+    if (auto *c = dynamic_cast<P::CastExprContext *>(ctx))
+      return std::make_unique<CastExpr>(r, ident(c->IDENT()), expr(c->expr()));
+    // IDENT '(' (expr (',' expr)*)? ')'
+    if (auto *c = dynamic_cast<P::CallExprContext *>(ctx)) {
+      std::vector<ExprPtr> args;
+      for (auto *a : c->expr()) args.push_back(expr(a));
+      return std::make_unique<CallExpr>(r, ident(c->IDENT()), std::move(args));
+    }
+    // IDENT '.' IDENT
+    if (auto *c = dynamic_cast<P::MemberExprContext *>(ctx))
+      return std::make_unique<MemberExpr>(r, ident(c->IDENT(0)), ident(c->IDENT(1)));
+    // '(' expr ')'
+    if (auto *c = dynamic_cast<P::ParenExprContext *>(ctx)) return expr(c->expr());
+    // '-' expr
+    if (auto *c = dynamic_cast<P::NegExprContext *>(ctx)) return std::make_unique<NegExpr>(r, expr(c->expr()));
+    // expr op=(...) expr
+    if (auto *c = dynamic_cast<P::BinaryExprContext *>(ctx)) {
+      std::string op = c->op->getText();
+      BinaryOp kind = op == "+" ? BinaryOp::Add : op == "-" ? BinaryOp::Sub : op == "*" ? BinaryOp::Mul
+                    : op == "/" ? BinaryOp::Div : op == "%" ? BinaryOp::Rem : BinaryOp::Eq;
+      return std::make_unique<BinaryExpr>(r, kind, map.token(c->op), expr(c->expr(0)), expr(c->expr(1)));
+    }
+    // IDENT
+    if (auto *c = dynamic_cast<P::NameExprContext *>(ctx)) return std::make_unique<NameExpr>(r, c->IDENT()->getText());
+    // INT
+    if (auto *c = dynamic_cast<P::IntExprContext *>(ctx)) return std::make_unique<IntExpr>(r, intLit(c->INT()).value);
+    // FLOAT
+    auto *c = static_cast<P::FloatExprContext *>(ctx);
+    std::string text = c->FLOAT()->getText();
+    return std::make_unique<FloatExpr>(r, std::strtod(text.c_str(), nullptr), text);
+  }
+
+  const SourceMap &map;
+  DiagnosticEngine &diags;
+};
+
+/// Reports the first byte that is not valid UTF-8, if any.
+bool checkUTF8(llvm::StringRef text, DiagnosticEngine &diags) {
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  const auto *cur = begin, *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  if (llvm::isLegalUTF8String(&cur, end)) return true;
+  llvm::SMLoc at = llvm::SMLoc::getFromPointer(text.data() + (cur - begin));
+  diags.error({at, at}, "the file is not valid UTF-8 at this byte");
+  return false;
+}
+
+} // namespace
+
+std::optional<Program> tilec::parseProgram(unsigned bufferID, DiagnosticEngine &diags) {
+  llvm::StringRef text = diags.getSourceMgr().getMemoryBuffer(bufferID)->getBuffer();
+  if (!checkUTF8(text, diags)) return std::nullopt;
+  SourceMap map(text);
+  unsigned errorsBefore = diags.errorCount();
+  try {
+    antlr4::ANTLRInputStream input(text.str());
+    antlr::TileLexer lexer(&input);
+    SyntaxErrorListener listener(diags, map);
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(&listener);
+    antlr4::CommonTokenStream tokens(&lexer);
+    tokens.fill();
+    if (!checkNesting(tokens, map, diags)) return std::nullopt;
+    antlr::TileParser parser(&tokens);
+    parser.removeErrorListeners();
+    parser.addErrorListener(&listener);
+    P::ProgramContext *tree = parser.program();
+    if (diags.errorCount() != errorsBefore) return std::nullopt;
+    ASTBuilder builder(map, diags);
+    Program program = builder.program(tree);
+    if (diags.errorCount() != errorsBefore) return std::nullopt;
+    return program;
+  } catch (const std::exception &e) {
+    diags.errorNoLoc(llvm::Twine("the parser gave up: ") + e.what());
+  } catch (...) {
+    diags.errorNoLoc("the parser gave up on this input");
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,131 @@
+//===- Report.cpp - The report in text and JSON -----------------------------===//
+#include "Report.h"
+
+#include "LayoutPrinter.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace tilec;
+using llvm::formatv;
+
+namespace {
+
+const ir::Tile *tileOf(const ir::Value &v) {
+  if (v.tile) return v.tile;
+  for (const auto &op : v.operands)
+    if (const ir::Tile *t = tileOf(*op)) return t;
+  return nullptr;
+}
+
+void add(const ir::Kernel &k, const ir::Tensor *t, const Layout &l, const ir::Tile *via, bool store,
+         std::vector<AccessPlan> &out) {
+  for (const AccessPlan &p : out)
+    if (p.tensor == t && p.vec == l.vec && p.isStore == store) return;
+  out.push_back({t, via, l.vec, l.vec * sizeOf(t->dtype), store, k.divisible(t->cols, l.vec)});
+}
+
+void collectValue(const ir::Kernel &k, const ir::Value &v, const ir::Tile *dst, std::vector<AccessPlan> &out) {
+  if (v.kind == ir::Value::Kind::Load) add(k, v.tensor, *v.layout, dst, false, out);
+  for (const auto &op : v.operands) collectValue(k, *op, dst, out);
+}
+
+void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) collectValue(k, *a->value, a->dst, out);
+    else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
+      collectValue(k, *st->value, tileOf(*st->value), out);
+      add(k, st->tensor, *st->value->layout, tileOf(*st->value), true, out);
+    } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
+  }
+}
+
+std::string extentText(const ir::Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
+
+std::string launcherSignature(const ir::Kernel &k) {
+  std::string s = "launch_" + k.name + "(";
+  for (const auto &t : k.tensors) s += t->name + ", ";
+  for (const auto &sc : k.scalars) s += sc->name + ", ";
+  return s + "stream)";
+}
+
+std::string accessText(const AccessPlan &p) {
+  std::string cols = extentText(p.tensor->cols);
+  std::string line = formatv("{0} {1}: {2} x {3} = {4} B per access", p.isStore ? "store" : "load ",
+                             p.tensor->name, p.vec, name(p.tensor->dtype), p.bytes);
+  if (p.alignedAtCompileTime)
+    return line + formatv(", always vectorized ({0} % {1} == 0 is known)", cols, p.vec).str();
+  return line + formatv("; vectorized when {0} % {1} == 0 and {2} is {3}-byte aligned, element by element otherwise "
+                        "('assume {0} % {1} == 0;' removes that path)", cols, p.vec, p.tensor->name,
+                        p.vec * sizeOf(p.tensor->dtype)).str();
+}
+
+} // namespace
+
+std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
+  std::vector<AccessPlan> out;
+  collect(kernel, kernel.body, out);
+  return out;
+}
+
+void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
+  const Target &t = *m.target;
+  os << formatv("tilec report: {0} for {1} ({2}, {3})\n", fileName, t.name, t.product, t.family);
+  for (const auto &k : m.kernels) {
+    os << formatv("\nkernel {0}\n", k->name);
+    os << formatv("  workgroup {0} threads = {0} / {1} = {2} waves\n", k->workgroupSize, t.waveSize, k->waves(t));
+    const ir::Tensor &g = *k->gridTensor;
+    os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}) workgroups (x = column blocks, y = row blocks)\n",
+                  g.name, extentText(g.cols), k->gridTileCols, extentText(g.rows), k->gridTileRows);
+    os << "  launcher: " << launcherSignature(*k) << "\n";
+    for (const auto &tile : k->tiles) {
+      os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
+                    tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
+      describeDistribution(*tile, 4, os);
+    }
+    std::vector<AccessPlan> plans = planAccesses(*k);
+    if (!plans.empty()) os << "  memory:\n";
+    for (const AccessPlan &p : plans) os << "    " << accessText(p) << "\n";
+  }
+}
+
+void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
+  const Target &t = *m.target;
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("file", fileName);
+    json.attribute("target", t.name);
+    json.attributeArray("kernels", [&] {
+      for (const auto &k : m.kernels) {
+        json.object([&] {
+          json.attribute("name", k->name);
+          json.attribute("workgroup_size", k->workgroupSize);
+          json.attribute("waves", k->waves(t));
+          json.attributeObject("grid", [&] {
+            json.attribute("tensor", k->gridTensor->name);
+            json.attributeArray("tile", [&] {
+              json.value(k->gridTileRows);
+              json.value(k->gridTileCols);
+            });
+          });
+          json.attribute("launcher", launcherSignature(*k));
+          json.attributeArray("tiles", [&] {
+            for (const auto &tile : k->tiles) json.object([&] { writeDistribution(*tile, json); });
+          });
+          json.attributeArray("accesses", [&] {
+            for (const AccessPlan &p : planAccesses(*k)) {
+              json.object([&] {
+                json.attribute("tensor", p.tensor->name);
+                json.attribute("kind", p.isStore ? "store" : "load");
+                json.attribute("vec", p.vec);
+                json.attribute("bytes", p.bytes);
+                json.attribute("aligned_at_compile_time", p.alignedAtCompileTime);
+              });
+            }
+          });
+        });
+      }
+    });
+  });
+  os << "\n";
+}

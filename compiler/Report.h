@@ -1,0 +1,33 @@
+//===- Report.h - What tilec tells a kernel engineer (--emit=report) --------===//
+//
+// Per kernel: workgroup and waves, the grid, the launcher's signature, each tile's distribution with its arithmetic,
+// and the memory accesses (width, and what decides whether the 16-byte path is taken). Text for people, JSON for
+// tools; both come from the same numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_REPORT_H
+#define TILEC_REPORT_H
+
+#include "IR.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tilec {
+
+void printReport(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
+void printReportJSON(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
+
+/// A tensor access as the emitter performs it: how wide, and whether rows are known to be vector aligned.
+struct AccessPlan {
+  const ir::Tensor *tensor;
+  const ir::Tile *via;      ///< whose distribution the access follows (nullptr: an expression's)
+  unsigned vec;
+  unsigned bytes;
+  bool isStore;
+  bool alignedAtCompileTime; ///< the column extent is known to be a multiple of vec
+};
+/// Every distinct (tensor, vec, direction) access of a kernel, in program order.
+std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);
+
+} // namespace tilec
+
+#endif

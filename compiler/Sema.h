@@ -1,0 +1,24 @@
+//===- Sema.h - Checking a program and lowering it to IR --------------------===//
+//
+// Sema resolves every name, dtype, shape and distribution of the AST, reports each user error it finds (as many per
+// run as are independent: a broken declaration poisons its name so its uses do not cascade), and builds the IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_SEMA_H
+#define TILEC_SEMA_H
+
+#include "AST.h"
+#include "Diagnostics.h"
+#include "IR.h"
+#include <memory>
+
+namespace tilec {
+
+/// Checks `program` and returns its IR, or nullptr when an error was reported. `targetOverride` (from
+/// --offload-arch) replaces the file's `target` declaration; with neither, the default target is used.
+std::unique_ptr<ir::Module> buildIR(const ast::Program &program, const Target *targetOverride,
+                                    DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif

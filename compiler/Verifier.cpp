@@ -1,0 +1,158 @@
+//===- Verifier.cpp - Checking the IR invariants ----------------------------===//
+#include "Verifier.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::cast;
+
+namespace {
+
+class Verifier {
+public:
+  Verifier(const Target &target, DiagnosticEngine &diags) : target(target), diags(diags) {}
+
+  bool kernel(const Kernel &k) {
+    this->k = &k;
+    if (k.workgroupSize == 0 || k.workgroupSize % target.waveSize != 0 || k.workgroupSize > target.maxWorkgroupSize)
+      fail(k.loc, llvm::formatv("workgroup size {0} is not whole waves within the target's limit", k.workgroupSize));
+    if (!k.gridTensor || k.gridTileRows == 0 || k.gridTileCols == 0) fail(k.loc, "kernel has no grid");
+    for (const auto &t : k.tiles) tile(*t);
+    body(k.body);
+    return ok;
+  }
+
+private:
+  void fail(llvm::SMRange loc, const llvm::Twine &what) {
+    diags.error(loc, "internal error: IR verifier: " + what);
+    ok = false;
+  }
+
+  void tile(const Tile &t) {
+    const Layout &l = t.layout;
+    LayoutRequest req;
+    req.pattern = l.pattern;
+    req.rows = l.rows;
+    req.cols = l.cols;
+    req.elemBytes = sizeOf(t.dtype);
+    req.threads = k->workgroupSize;
+    req.waveSize = target.waveSize;
+    req.maxAccessBytes = target.maxBytesPerLaneAccess;
+    req.vec = l.vec;
+    req.waveGrid = {l.wavesY, l.wavesX};
+    std::vector<LayoutProblem> problems;
+    std::optional<Layout> again = solveLayout(req, problems);
+    if (!again || again->lanesX != l.lanesX || again->laneRows != l.laneRows || again->rowsPerLane != l.rowsPerLane ||
+        l.elemBytes != sizeOf(t.dtype) || l.threads != k->workgroupSize)
+      fail(t.loc, llvm::formatv("tile '{0}' has a layout that does not re-solve to itself", t.name));
+    if (l.bytesPerAccess() > target.maxBytesPerLaneAccess)
+      fail(t.loc, llvm::formatv("tile '{0}' moves {1} B per access", t.name, l.bytesPerAccess()));
+  }
+
+  void body(const Body &b) {
+    for (const StmtPtr &s : b) stmt(*s);
+  }
+
+  void stmt(const Stmt &s) {
+    switch (s.kind) {
+    case Stmt::Kind::Assign: {
+      auto &a = cast<Assign>(s);
+      value(*a.value);
+      if (a.value->dtype != a.dst->dtype) fail(s.loc, "assignment changes dtype without a cast");
+      if (a.value->layout && !a.value->layout->sameMapping(a.dst->layout))
+        fail(s.loc, "assignment between different distributions");
+      return;
+    }
+    case Stmt::Kind::Store: {
+      auto &st = cast<Store>(s);
+      index(*st.row);
+      index(*st.col);
+      value(*st.value);
+      if (!st.value->isTile || !st.value->layout) fail(s.loc, "store of a value without a distribution");
+      if (st.value->dtype != st.tensor->dtype) fail(s.loc, "store changes dtype without a cast");
+      return;
+    }
+    case Stmt::Kind::For: {
+      auto &f = cast<For>(s);
+      index(*f.lower);
+      index(*f.upper);
+      index(*f.step);
+      if (f.step->kind == Index::Kind::Const && f.step->value <= 0) fail(s.loc, "loop step is not positive");
+      loopVars.push_back(f.var);
+      body(f.body);
+      loopVars.pop_back();
+      return;
+    }
+    case Stmt::Kind::Barrier: return;
+    }
+  }
+
+  void index(const Index &i) {
+    if (i.isBinary()) {
+      if (!i.lhs || !i.rhs) return fail(i.loc, "index operator without operands");
+      index(*i.lhs);
+      index(*i.rhs);
+      return;
+    }
+    if (i.kind == Index::Kind::LoopVar &&
+        std::find(loopVars.begin(), loopVars.end(), i.name) == loopVars.end())
+      fail(i.loc, llvm::formatv("loop variable '{0}' used outside its loop", i.name));
+    if (i.kind == Index::Kind::Scalar) {
+      bool found = false;
+      for (const auto &s : k->scalars) found |= s->name == i.name && s->dtype == DType::I32;
+      if (!found) fail(i.loc, llvm::formatv("index names '{0}', which is not an i32 argument", i.name));
+    }
+  }
+
+  void value(const Value &v) {
+    for (const auto &op : v.operands) value(*op);
+    if (v.isTile && !v.layout) fail(v.loc, "tile value without a distribution");
+    switch (v.kind) {
+    case Value::Kind::TileRef:
+      if (!v.tile || v.layout != &v.tile->layout || v.dtype != v.tile->dtype) fail(v.loc, "inconsistent tile reference");
+      return;
+    case Value::Kind::ScalarRef:
+      if (!v.scalar || v.isTile || v.dtype != v.scalar->dtype) fail(v.loc, "inconsistent scalar reference");
+      return;
+    case Value::Kind::Const: return;
+    case Value::Kind::Load:
+      if (!v.tensor || !v.row || !v.col || v.dtype != v.tensor->dtype) return fail(v.loc, "malformed load");
+      index(*v.row);
+      index(*v.col);
+      return;
+    case Value::Kind::Unary:
+      if (v.operands.size() != 1 || v.operands[0]->dtype != v.dtype) fail(v.loc, "malformed unary operation");
+      return;
+    case Value::Kind::Binary:
+      if (v.operands.size() != 2 || v.operands[0]->dtype != v.dtype || v.operands[1]->dtype != v.dtype)
+        fail(v.loc, "binary operation on mixed dtypes");
+      else if (v.operands[0]->layout && v.operands[1]->layout &&
+               !v.operands[0]->layout->sameMapping(*v.operands[1]->layout))
+        fail(v.loc, "binary operation on different distributions");
+      return;
+    case Value::Kind::Cast:
+      if (v.operands.size() != 1) fail(v.loc, "malformed cast");
+      return;
+    }
+  }
+
+  const Target &target;
+  DiagnosticEngine &diags;
+  const Kernel *k = nullptr;
+  std::vector<std::string> loopVars;
+  bool ok = true;
+};
+
+} // namespace
+
+bool tilec::verifyModule(const Module &module, DiagnosticEngine &diags) {
+  if (!module.target) {
+    diags.errorNoLoc("internal error: IR verifier: module has no target");
+    return false;
+  }
+  bool ok = true;
+  for (const auto &k : module.kernels) ok &= Verifier(*module.target, diags).kernel(*k);
+  return ok;
+}
