@@ -40,6 +40,39 @@ cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of -
                                                clEnumValN(tilec::OutputFormat::JSON, "json", "for tools")),
                                     cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
+cl::opt<bool> splitInputFile("split-input-file",
+                             cl::desc("Compile each '// -----' separated part of the input on its own (for tests)"),
+                             cl::cat(category));
+
+/// Compiles each `// -----` separated part of `input` on its own. Each part keeps its line numbers in the whole file,
+/// so diagnostics point at the right line. Outputs are joined by `// -----`; the status is the worst one.
+int compileSplit(const MemoryBuffer &input, const tilec::CompileOptions &options, raw_ostream &out) {
+  SmallVector<StringRef, 8> parts;
+  StringRef rest = input.getBuffer();
+  constexpr StringLiteral marker = "// -----";
+  while (true) {
+    size_t at = rest.find(marker);
+    while (at != StringRef::npos && at != 0 && rest[at - 1] != '\n') at = rest.find(marker, at + 1);
+    parts.push_back(rest.substr(0, at));
+    if (at == StringRef::npos) break;
+    size_t eol = rest.find('\n', at);
+    rest = eol == StringRef::npos ? StringRef() : rest.substr(eol + 1);
+  }
+  int status = 0;
+  unsigned lineOffset = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string text(lineOffset, '\n');
+    text += parts[i].str();
+    lineOffset += parts[i].count('\n') + 1;
+    std::string partOut;
+    raw_string_ostream partStream(partOut);
+    status = std::max(status, tilec::compileBuffer(MemoryBuffer::getMemBufferCopy(text, input.getBufferIdentifier()),
+                                                   options, partStream, errs()));
+    if (i) out << "// -----\n";
+    out << partOut;
+  }
+  return status;
+}
 
 int usage(const Twine &message) {
   WithColor::error(errs(), "tilec") << message << "\n";
@@ -84,7 +117,8 @@ int main(int argc, char **argv) {
 
   std::string text;
   raw_string_ostream out(text);
-  int status = tilec::compileBuffer(std::move(*input), options, out, errs());
+  int status = splitInputFile ? compileSplit(**input, options, out)
+                              : tilec::compileBuffer(std::move(*input), options, out, errs());
   if (status != 0) return status;
 
   std::error_code ec;

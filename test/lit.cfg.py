@@ -1,0 +1,31 @@
+# lit configuration for tilec's tests. Suites: Parse, Sema, Layout, CodeGen, ISA, Examples, Driver.
+import os
+import lit.formats
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".tile", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+runtime_include = os.path.join(config.tilec_src_root, "runtime", "include")
+config.substitutions.append(("%tilec", os.path.join(config.tilec_tools_dir, "tilec")))
+config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
+config.substitutions.append(("%runtime_include", runtime_include))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%testroot", config.test_source_root))
+# Device-only gfx942 assembly of an emitted .hip file: the metadata (.vgpr_count, .group_segment_fixed_size,
+# .private_segment_fixed_size) and `; Occupancy:` come at its end. -Werror: emitted code must be warning-free.
+config.substitutions.append(("%clang_gfx942_asm",
+    f"{config.clang} -x hip --offload-arch=gfx942 --cuda-device-only -nogpulib -O3 -Wall -Wextra -Werror "
+    f"-I {runtime_include} -S"))
+config.substitutions.append(("%clang_host_obj",
+    f"{config.clang} -x hip --offload-arch=gfx942 --cuda-host-only -nogpulib -O2 -Wall -Wextra -Werror "
+    f"-I {runtime_include} -c"))
+
+if config.have_clang:
+    config.available_features.add("clang-gfx942")
