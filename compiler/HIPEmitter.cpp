@@ -146,10 +146,16 @@ private:
       const Layout &l = tile->layout;
       line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
     }
-    for (const auto &tile : k.tiles) lanePosition(tile->layout, tile->name);
+    for (const auto &tile : k.tiles) {
+      std::string sharing;
+      for (const auto &other : k.tiles)
+        if (other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
+      lanePosition(tile->layout, tile->name, sharing);
+    }
   }
 
-  const LanePosition &lanePosition(const Layout &l, const std::string &tileName) {
+  /// The lane position of distribution `l`, declared on first use and named after `tileName`.
+  const LanePosition &lanePosition(const Layout &l, const std::string &tileName, const std::string &tiles = "") {
     for (const LanePosition &p : positions)
       if (p.layout->sameMapping(l)) return p;
     unsigned waves = k.waves(t);
@@ -161,7 +167,7 @@ private:
     std::string col = sum({term(wx, l.subCols), term(laneCol, l.vec)});
     LanePosition p{&l, tileName + "_row", tileName + "_col"};
     const char *how = l.pattern == Pattern::ThreadRaked ? "access i is row + i" : "access i is row + i * L";
-    line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tileName, patternName(l.pattern), how);
+    line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tiles, patternName(l.pattern), how);
     line(1) << formatv("const int {0} = {1};\n", p.row, row);
     line(1) << formatv("const int {0} = {1};\n", p.col, col);
     positions.push_back(p);
@@ -437,6 +443,10 @@ private:
     std::string nulls;
     for (const auto &tensor : k.tensors) nulls += (nulls.empty() ? "" : " || ") + tensor->name + " == nullptr";
     if (!nulls.empty()) line(1) << "if (" << nulls << ") return hipErrorInvalidValue;\n";
+    // The kernel was compiled relying on these; a violation is refused rather than computed wrongly.
+    for (const Assumption &a : k.assumptions)
+      line(1) << formatv("if ({0} % {1} != 0) return hipErrorInvalidValue;  // assume {0} % {1} == 0\n", a.symbol,
+                         a.modulus);
     // Accesses compiled without the element-by-element path rely on aligned base pointers.
     llvm::StringSet<> checked;
     for (const AccessPlan &p : plans) {

@@ -12,7 +12,7 @@ unsigned tilec::tileVGPRs(const ir::Tile &tile) {
   return l.rowsPerLane * ((l.bytesPerAccess() + 3) / 4);
 }
 
-void tilec::describeDistribution(const ir::Tile &t, unsigned indent, llvm::raw_ostream &os) {
+void tilec::describeDistribution(const ir::Tile &t, const Target &target, unsigned indent, llvm::raw_ostream &os) {
   const Layout &l = t.layout;
   os.indent(indent) << formatv("{0} over {1} threads = {2} waves; wave grid [{3}, {4}]: each wave owns {5} rows x "
                                "{6} columns\n",
@@ -24,6 +24,12 @@ void tilec::describeDistribution(const ir::Tile &t, unsigned indent, llvm::raw_o
   os.indent(indent) << formatv("{0} x {1} = {2} B per access{3}, {4} accesses and {5} elements per lane, {6} VGPRs\n",
                                l.vec, name(t.dtype), l.bytesPerAccess(), l.vecIsAuto ? " (vec auto)" : "",
                                l.accessesPerLane(), l.elementsPerLane(), tileVGPRs(t));
+  LayoutRequest widest{l.pattern, l.rows, l.cols, l.elemBytes, name(t.dtype), l.threads, l.waveSize,
+                       target.maxBytesPerLaneAccess, std::nullopt, std::make_pair(l.wavesY, l.wavesX)};
+  unsigned best = widestLegalVec(widest);
+  if (best > l.vec)
+    os.indent(indent) << formatv("the widest legal vec is {0} ({1} B per access, {2} accesses per lane)\n", best,
+                                 best * l.elemBytes, l.rowsPerLane * l.vec / best);
 }
 
 void tilec::writeDistribution(const ir::Tile &t, llvm::json::OStream &json) {
@@ -59,7 +65,7 @@ void tilec::printLayouts(const ir::Module &module, llvm::raw_ostream &os) {
       first = false;
       os << formatv("kernel {0}, tile {1}: {2}[{3}, {4}] {5} vec {6}\n", k->name, t->name, name(t->dtype), l.rows,
                     l.cols, patternName(l.pattern), l.vec);
-      describeDistribution(*t, 2, os);
+      describeDistribution(*t, *module.target, 2, os);
       os << formatv("  each cell is {0} element{1} (one access); the number is the workgroup thread that owns it\n\n",
                     l.vec, l.vec == 1 ? "" : "s");
       unsigned width = std::to_string(l.threads - 1).size() + 2;

@@ -49,15 +49,25 @@ std::string launcherSignature(const ir::Kernel &k) {
   return s + "stream)";
 }
 
+/// Two lines per access: its width, then what decides whether the vector path runs.
 std::string accessText(const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
-  std::string line = formatv("{0} {1}: {2} x {3} = {4} B per access", p.isStore ? "store" : "load ",
-                             p.tensor->name, p.vec, name(p.tensor->dtype), p.bytes);
-  if (p.alignedAtCompileTime)
-    return line + formatv(", always vectorized ({0} % {1} == 0 is known)", cols, p.vec).str();
-  return line + formatv("; vectorized when {0} % {1} == 0 and {2} is {3}-byte aligned, element by element otherwise "
-                        "('assume {0} % {1} == 0;' removes that path)", cols, p.vec, p.tensor->name,
-                        p.vec * sizeOf(p.tensor->dtype)).str();
+  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : 0;
+  std::string out = formatv("{0} {1}{2}: {3} x {4} B per lane ({5} x {6})\n", p.isStore ? "store" : "load ",
+                            p.tensor->name, p.via ? " via " + p.via->name : "", accesses, p.bytes, p.vec,
+                            name(p.tensor->dtype));
+  if (p.vec == 1) return out + "      one element per access\n";
+  if (p.alignedAtCompileTime) {
+    bool assumed = p.tensor->cols.isSymbol();
+    return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 is {3}{4}\n", p.bytes, cols, p.vec,
+                         assumed ? "assumed" : "known",
+                         assumed ? formatv("; the launcher checks that {0} is {1}-byte aligned", p.tensor->name,
+                                           p.bytes).str()
+                                 : "").str();
+  }
+  return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (checked at run time), "
+                       "element by element otherwise; 'assume {1} % {2} == 0;' removes the element path\n",
+                       p.bytes, cols, p.vec, p.tensor->name).str();
 }
 
 } // namespace
@@ -81,11 +91,11 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     for (const auto &tile : k->tiles) {
       os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
                     tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
-      describeDistribution(*tile, 4, os);
+      describeDistribution(*tile, t, 4, os);
     }
     std::vector<AccessPlan> plans = planAccesses(*k);
     if (!plans.empty()) os << "  memory:\n";
-    for (const AccessPlan &p : plans) os << "    " << accessText(p) << "\n";
+    for (const AccessPlan &p : plans) os << "    " << accessText(p);
   }
 }
 
