@@ -27,5 +27,9 @@ config.substitutions.append(("%clang_host_obj",
     f"{config.clang} -x hip --offload-arch=gfx942 --cuda-host-only -nogpulib -O2 -Wall -Wextra -Werror "
     f"-I {runtime_include} -c"))
 
+# Plain C++ for the host with the same compiler: runtime.h's arithmetic is testable on the CPU.
+config.substitutions.append(("%clang_host_cxx",
+    f"{config.clang} -x c++ -std=c++17 -O2 -Wall -Wextra -Werror -I {runtime_include}"))
+
 if config.have_clang:
     config.available_features.add("clang-gfx942")
