@@ -139,3 +139,54 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
   });
   os << "\n";
 }
+
+void tilec::printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostream &os) {
+  for (const std::string &line : o.derivation) os.indent(indent) << line << "\n";
+  if (!o.hints.empty()) os.indent(indent) << "to raise it:\n";
+  for (const std::string &hint : o.hints) os.indent(indent + 2) << hint << "\n";
+}
+
+void tilec::writeOccupancy(const Occupancy &o, llvm::json::OStream &json) {
+  json.attributeObject("occupancy", [&] {
+    json.attribute("waves_per_simd", o.wavesPerSimd);
+    json.attribute("waves_per_cu", o.wavesPerCU);
+    json.attribute("limiter", limiterName(o.limiter));
+    json.attributeObject("limits", [&] {
+      json.attribute("vgpr", o.vgprLimit);
+      json.attribute("sgpr", o.sgprLimit);
+      json.attribute("lds", o.ldsLimit);
+      json.attribute("workgroups", o.workgroupLimit);
+    });
+    json.attribute("launchable", o.launchable);
+    json.attributeArray("derivation", [&] {
+      for (const std::string &line : o.derivation) json.value(line);
+    });
+    json.attributeArray("hints", [&] {
+      for (const std::string &hint : o.hints) json.value(hint);
+    });
+  });
+}
+
+void tilec::printOccupancyQuery(const Target &t, const KernelResources &r, bool asJSON, llvm::raw_ostream &os) {
+  Occupancy o = computeOccupancy(t, r);
+  if (!asJSON) {
+    os << formatv("occupancy on {0} ({1}, {2}) of a kernel with {3} ArchVGPRs, {4} AGPRs, {5} SGPRs, {6} B of LDS and "
+                  "workgroups of {7} threads\n",
+                  t.name, t.product, t.family, r.archVgprs, r.agprs, r.sgprs, r.ldsBytes, r.workgroupSize);
+    printOccupancy(o, 2, os);
+    return;
+  }
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("target", t.name);
+    json.attributeObject("resources", [&] {
+      json.attribute("vgprs", r.archVgprs);
+      json.attribute("agprs", r.agprs);
+      json.attribute("sgprs", r.sgprs);
+      json.attribute("lds_bytes", r.ldsBytes);
+      json.attribute("workgroup_size", r.workgroupSize);
+    });
+    writeOccupancy(o, json);
+  });
+  os << "\n";
+}

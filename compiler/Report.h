@@ -9,12 +9,21 @@
 #define TILEC_REPORT_H
 
 #include "IR.h"
+#include "Occupancy.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilec {
 
 void printReport(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
 void printReportJSON(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
+
+/// The calculator's answer alone (`tilec --occupancy`), as text or JSON.
+void printOccupancyQuery(const Target &target, const KernelResources &r, bool json, llvm::raw_ostream &os);
+/// The derivation and hints, indented.
+void printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostream &os);
+/// "occupancy": {...} as an attribute of the current JSON object.
+void writeOccupancy(const Occupancy &o, llvm::json::OStream &json);
 
 /// A tensor access as the emitter performs it: how wide, and whether rows are known to be vector aligned.
 struct AccessPlan {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "Report.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -20,7 +21,7 @@ namespace {
 
 cl::OptionCategory category("tilec options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .tile file>"), cl::Required, cl::cat(category));
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .tile file>"), cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for standard output, the default)"),
                                 cl::value_desc("file"), cl::init("-"), cl::cat(category));
 cl::opt<std::string> offloadArch("offload-arch", cl::desc("Target GPU: gfx942 (MI300X) or gfx950 (MI355X); "
@@ -40,6 +41,16 @@ cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of -
                                                clEnumValN(tilec::OutputFormat::JSON, "json", "for tools")),
                                     cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
+cl::OptionCategory occupancyCategory("occupancy calculator (tilec --occupancy, no input file)");
+cl::opt<bool> occupancyQuery("occupancy", cl::desc("Answer the occupancy question for the resources given below"),
+                             cl::cat(occupancyCategory));
+cl::opt<unsigned> vgprs("vgprs", cl::desc("ArchVGPRs per lane"), cl::init(0), cl::cat(occupancyCategory));
+cl::opt<unsigned> agprs("agprs", cl::desc("AGPRs (AccVGPRs) per lane"), cl::init(0), cl::cat(occupancyCategory));
+cl::opt<unsigned> sgprs("sgprs", cl::desc("explicit SGPRs per wave (the reserved ones are added)"), cl::init(0),
+                        cl::cat(occupancyCategory));
+cl::opt<unsigned> ldsBytes("lds", cl::desc("LDS bytes per workgroup"), cl::init(0), cl::cat(occupancyCategory));
+cl::opt<unsigned> workgroup("workgroup", cl::desc("threads per workgroup"), cl::init(256), cl::cat(occupancyCategory));
+
 cl::opt<bool> splitInputFile("split-input-file",
                              cl::desc("Compile each '// -----' separated part of the input on its own (for tests)"),
                              cl::cat(category));
@@ -83,7 +94,7 @@ int usage(const Twine &message) {
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &occupancyCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tilec " << TILEC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n"
        << "  targets: " << tilec::allTargetNames() << "\n";
@@ -106,8 +117,29 @@ int main(int argc, char **argv) {
     if (!options.target)
       return usage("unknown --offload-arch '" + offloadArch + "'; tilec knows " + tilec::allTargetNames());
   }
-  if (outputFormat == tilec::OutputFormat::JSON && emitKind != tilec::EmitKind::Layout && emitKind != tilec::EmitKind::Report)
+  if (outputFormat == tilec::OutputFormat::JSON && emitKind != tilec::EmitKind::Layout &&
+      emitKind != tilec::EmitKind::Report && !occupancyQuery)
     return usage("--format=json applies to --emit=layout and --emit=report");
+
+  if (occupancyQuery) {
+    if (!inputFile.empty()) return usage("--occupancy takes no input file");
+    const tilec::Target &target = options.target ? *options.target : tilec::defaultTarget();
+    if (workgroup == 0 || workgroup % target.waveSize != 0 || workgroup > target.maxWorkgroupSize)
+      return usage("--workgroup must be a multiple of " + Twine(target.waveSize) + " up to " +
+                   Twine(target.maxWorkgroupSize));
+    if (vgprs > target.maxArchVgprs || agprs > target.maxAgprs)
+      return usage("--vgprs and --agprs are at most " + Twine(target.maxArchVgprs) + " each");
+    if (sgprs > target.addressableSgprs) return usage("--sgprs is at most " + Twine(target.addressableSgprs));
+    tilec::KernelResources r;
+    r.archVgprs = vgprs;
+    r.agprs = agprs;
+    r.sgprs = sgprs;
+    r.ldsBytes = ldsBytes;
+    r.workgroupSize = workgroup;
+    tilec::printOccupancyQuery(target, r, outputFormat == tilec::OutputFormat::JSON, outs());
+    return 0;
+  }
+  if (inputFile.empty()) return usage("no input file");
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (std::error_code ec = input.getError()) {

@@ -1,0 +1,197 @@
+//===- Occupancy.cpp - The occupancy calculator -----------------------------===//
+//
+// Formulas of ../shared/facts/occupancy.md (LLVM AMDGPUBaseInfo, checked against clang-19's `; Occupancy:`):
+//   VGPRs:   total = ceil4(arch) + agprs (arch alone without AGPRs); waves = 8 if total < 8 else
+//            min(max(512 / ceil8(total), 1), 8)
+//   SGPRs:   waves = 8 if sgprs + 6 <= 100 else 7
+//   slots:   n = ceil(workgroup / 64) waves per workgroup; 32 workgroups per CU if n == 1 else min(32 / n, 16)
+//   LDS:     groups = LDS per CU / ceil_granule(lds); waves = min(ceil(min(groups, slots) * n / 4), 8)
+//   result:  the minimum; the resource giving it is the limiter.
+//
+//===----------------------------------------------------------------------===//
+#include "Occupancy.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+
+using namespace tilec;
+using llvm::formatv;
+
+llvm::StringRef tilec::limiterName(Limiter limiter) {
+  switch (limiter) {
+  case Limiter::None: return "none";
+  case Limiter::VGPR: return "vgpr";
+  case Limiter::SGPR: return "sgpr";
+  case Limiter::LDS: return "lds";
+  case Limiter::Workgroups: return "workgroups";
+  }
+  return "?";
+}
+
+static unsigned roundUp(unsigned v, unsigned granule) { return (v + granule - 1) / granule * granule; }
+static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+
+static const char *wavesWord(unsigned n) { return n == 1 ? "wave" : "waves"; }
+
+static std::string bytes(unsigned b) {
+  if (b >= 1024 && b % 1024 == 0) return formatv("{0} KiB", b / 1024);
+  return formatv("{0} B", b);
+}
+
+unsigned tilec::wavesForVgprs(const Target &t, unsigned total) {
+  if (total < t.vgprGranule) return t.maxWavesPerSimd;
+  return std::min(std::max(t.vgprsPerLane / roundUp(total, t.vgprGranule), 1u), t.maxWavesPerSimd);
+}
+
+namespace {
+
+/// The limits alone, without text: used both for the result and to check hints.
+struct Limits {
+  unsigned vgpr, sgpr, lds, workgroups, result;
+};
+
+Limits limitsOf(const Target &t, const KernelResources &r) {
+  unsigned total = r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
+  unsigned n = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+  unsigned slots = n == 1 ? 32u : std::min(32u / n, t.barrierSlotsPerCU);
+  unsigned lds = roundUp(r.ldsBytes, t.ldsGranule);
+  unsigned groups = lds ? t.ldsBytesPerCU / lds : 1024u;
+  Limits l;
+  l.vgpr = wavesForVgprs(t, total);
+  l.sgpr = r.sgprs + t.reservedSgprs <= 100 ? t.maxWavesPerSimd : t.maxWavesPerSimd - 1;
+  l.lds = std::min(ceilDiv(groups * n, t.simdsPerCU), t.maxWavesPerSimd);
+  l.workgroups = std::min(ceilDiv(slots * n, t.simdsPerCU), t.maxWavesPerSimd);
+  l.result = std::min({l.vgpr, l.sgpr, l.lds, l.workgroups});
+  return l;
+}
+
+} // namespace
+
+Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
+  Occupancy o;
+  const unsigned arch4 = roundUp(r.archVgprs, 4);
+  o.totalVgprs = r.agprs ? arch4 + r.agprs : r.archVgprs;
+  o.allocatedVgprs = roundUp(o.totalVgprs, t.vgprGranule);
+  o.sgprsWithReserved = r.sgprs + t.reservedSgprs;
+  o.ldsAllocated = roundUp(r.ldsBytes, t.ldsGranule);
+  o.wavesPerWorkgroup = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+  const unsigned n = o.wavesPerWorkgroup;
+  o.maxWorkgroupsPerCU = n == 1 ? 32u : std::min(32u / n, t.barrierSlotsPerCU);
+  o.ldsWorkgroupsPerCU = o.ldsAllocated ? t.ldsBytesPerCU / o.ldsAllocated : 1024u;
+  Limits l = limitsOf(t, r);
+  o.vgprLimit = l.vgpr;
+  o.sgprLimit = l.sgpr;
+  o.ldsLimit = l.lds;
+  o.workgroupLimit = l.workgroups;
+  o.wavesPerSimd = l.result;
+  o.launchable = o.ldsAllocated <= t.ldsBytesPerCU && r.archVgprs <= t.maxArchVgprs && r.agprs <= t.maxAgprs &&
+                 o.totalVgprs <= t.vgprsPerLane;
+  if (!o.launchable) o.wavesPerSimd = 0;
+
+  // The limiter: the first resource (in this order) whose limit is the result, when it is below the maximum.
+  if (o.wavesPerSimd < t.maxWavesPerSimd) {
+    if (l.vgpr == l.result) o.limiter = Limiter::VGPR;
+    else if (l.lds == l.result) o.limiter = Limiter::LDS;
+    else if (l.workgroups == l.result) o.limiter = Limiter::Workgroups;
+    else o.limiter = Limiter::SGPR;
+  }
+  // Whole workgroups are resident: as many as every limit allows, each with n waves spread over the SIMDs.
+  unsigned byRegisters = t.simdsPerCU * std::min(l.vgpr, l.sgpr) / n;
+  unsigned resident = std::min({o.maxWorkgroupsPerCU, o.ldsWorkgroupsPerCU, std::max(byRegisters, 1u)});
+  o.wavesPerCU = o.launchable ? std::min(resident * n, t.simdsPerCU * o.wavesPerSimd) : 0;
+
+  // Derivation, one line per resource.
+  if (r.agprs)
+    o.derivation.push_back(formatv("VGPRs: {0} arch (aligned to {1}) + {2} acc = {3} per lane; granule {4} -> {5}; "
+                                   "{6} / {5} -> {7} {8} per SIMD",
+                                   r.archVgprs, arch4, r.agprs, o.totalVgprs, t.vgprGranule, o.allocatedVgprs,
+                                   t.vgprsPerLane, l.vgpr, wavesWord(l.vgpr)));
+  else if (o.totalVgprs < t.vgprGranule)
+    o.derivation.push_back(formatv("VGPRs: {0} per lane, fewer than {1} -> {2} waves per SIMD", o.totalVgprs,
+                                   t.vgprGranule, l.vgpr));
+  else
+    o.derivation.push_back(formatv("VGPRs: {0} per lane; granule {1} -> {2}; {3} / {2} = {4} -> {5} {6} per SIMD",
+                                   o.totalVgprs, t.vgprGranule, o.allocatedVgprs, t.vgprsPerLane,
+                                   t.vgprsPerLane / o.allocatedVgprs, l.vgpr, wavesWord(l.vgpr)));
+  o.derivation.push_back(formatv("SGPRs: {0} + {1} reserved = {2} {3} 100 -> {4} waves per SIMD", r.sgprs,
+                                 t.reservedSgprs, o.sgprsWithReserved, o.sgprsWithReserved <= 100 ? "<=" : ">",
+                                 l.sgpr));
+  o.derivation.push_back(formatv("workgroups: {0} threads = {1} wave{2}; {3} workgroups per CU x {1} = {4} waves per "
+                                 "CU / {5} SIMDs -> {6} waves per SIMD",
+                                 r.workgroupSize, n, n == 1 ? "" : "s",
+                                 n == 1 ? std::string("32") : formatv("min(32 / {0}, {1}) = {2}", n,
+                                                                      t.barrierSlotsPerCU, o.maxWorkgroupsPerCU).str(),
+                                 o.maxWorkgroupsPerCU * n, t.simdsPerCU, l.workgroups));
+  if (!r.ldsBytes)
+    o.derivation.push_back(formatv("LDS: none -> {0} waves per SIMD", l.lds));
+  else
+    o.derivation.push_back(formatv("LDS: {0} per workgroup; granule {1} B -> {2} B; {3} / {2} = {4} workgroup{5} per "
+                                   "CU x {6} wave{7} -> {8} {9} per SIMD",
+                                   bytes(r.ldsBytes), t.ldsGranule, o.ldsAllocated, t.ldsBytesPerCU,
+                                   o.ldsWorkgroupsPerCU, o.ldsWorkgroupsPerCU == 1 ? "" : "s", n, n == 1 ? "" : "s",
+                                   l.lds, wavesWord(l.lds)));
+  if (!o.launchable) {
+    o.derivation.push_back("occupancy: 0, one workgroup does not fit on a CU");
+    return o;
+  }
+  o.derivation.push_back(formatv("occupancy: min({0}, {1}, {2}, {3}) = {4} {7} per SIMD, {5} per CU{6}", l.vgpr,
+                                 l.sgpr, l.workgroups, l.lds, o.wavesPerSimd, o.wavesPerCU,
+                                 o.limiter == Limiter::None ? std::string(" (the maximum)")
+                                                            : (", limited by " + limiterName(o.limiter)).str(),
+                                 wavesWord(o.wavesPerSimd)));
+
+  // Hints for each binding resource: the largest use that would allow one more wave, verified by recomputing.
+  auto verified = [&](KernelResources changed, unsigned waves, unsigned Limits::*field) {
+    return (limitsOf(t, changed).*field) >= waves;
+  };
+  unsigned next = o.wavesPerSimd + 1;
+  if (o.wavesPerSimd < t.maxWavesPerSimd && l.vgpr == o.wavesPerSimd) {
+    unsigned fit = t.vgprsPerLane / next / t.vgprGranule * t.vgprGranule;
+    KernelResources c = r;
+    if (r.agprs) c.agprs = fit > arch4 ? fit - arch4 : 0, c.archVgprs = std::min(r.archVgprs, fit);
+    else c.archVgprs = fit;
+    if (verified(c, next, &Limits::vgpr))
+      o.hints.push_back(formatv("{0} VGPRs per lane allow {1} wave{2} per SIMD; {3} or fewer would allow {4}",
+                                o.totalVgprs, l.vgpr, l.vgpr == 1 ? "" : "s", fit, next));
+  }
+  if (o.wavesPerSimd < t.maxWavesPerSimd && l.sgpr == o.wavesPerSimd) {
+    KernelResources c = r;
+    c.sgprs = 100 - t.reservedSgprs;
+    if (verified(c, next, &Limits::sgpr))
+      o.hints.push_back(formatv("{0} SGPRs (with the {1} reserved) allow {2} waves per SIMD; {3} explicit SGPRs or "
+                                "fewer would allow {4}", o.sgprsWithReserved, t.reservedSgprs, l.sgpr, c.sgprs, next));
+  }
+  if (o.wavesPerSimd < t.maxWavesPerSimd && l.lds == o.wavesPerSimd && r.ldsBytes) {
+    // The smallest number of resident workgroups that gives one more wave per SIMD, and the LDS that allows it.
+    unsigned groups = ceilDiv(o.wavesPerSimd * t.simdsPerCU + 1, n);
+    unsigned fit = t.ldsBytesPerCU / groups / t.ldsGranule * t.ldsGranule;
+    KernelResources c = r;
+    c.ldsBytes = fit;
+    if (fit && verified(c, next, &Limits::lds))
+      o.hints.push_back(formatv("{0} of LDS allows {1} workgroup{2} per CU; {3} or less would allow {4}",
+                                bytes(o.ldsAllocated), o.ldsWorkgroupsPerCU, o.ldsWorkgroupsPerCU == 1 ? "" : "s",
+                                bytes(fit), groups));
+  }
+  if (o.wavesPerSimd < t.maxWavesPerSimd && l.workgroups == o.wavesPerSimd) {
+    // The workgroup size nearest to this one whose slots allow more waves.
+    unsigned maxWaves = t.maxWorkgroupSize / t.waveSize;
+    for (unsigned d = 1; d < maxWaves; ++d) {
+      for (unsigned cand : {n - std::min(d, n), n + d}) {
+        if (cand == 0 || cand > maxWaves) continue;
+        KernelResources c = r;
+        c.workgroupSize = cand * t.waveSize;
+        Limits cl = limitsOf(t, c);
+        if (cl.workgroups > l.workgroups) {
+          o.hints.push_back(formatv("workgroups of {0} waves leave {1} of the {2} wave slots of a CU empty ({3} "
+                                    "workgroups x {0}); {4} threads ({5} waves) would allow {6} waves per SIMD",
+                                    n, t.simdsPerCU * t.maxWavesPerSimd - o.maxWorkgroupsPerCU * n,
+                                    t.simdsPerCU * t.maxWavesPerSimd, o.maxWorkgroupsPerCU, c.workgroupSize, cand,
+                                    cl.workgroups));
+          d = maxWaves;
+          break;
+        }
+      }
+    }
+  }
+  return o;
+}

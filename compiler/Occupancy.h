@@ -1,0 +1,59 @@
+//===- Occupancy.h - Waves per SIMD from a kernel's resources ---------------===//
+//
+// The occupancy calculator of ../shared/facts/occupancy.md for any Target: per-resource limits (VGPR, SGPR, LDS,
+// workgroup slots), the resulting waves per SIMD and per CU, the limiter, the derivation in plain arithmetic, and
+// hints saying what would raise it. Every hint is checked by recomputing the occupancy with the suggested value, so
+// only true statements are printed. Pure arithmetic: no IR, no diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_OCCUPANCY_H
+#define TILEC_OCCUPANCY_H
+
+#include "Target.h"
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// What one kernel uses, per lane (VGPRs) or per wave (SGPRs) or per workgroup (LDS).
+struct KernelResources {
+  unsigned archVgprs = 0;
+  unsigned agprs = 0;
+  unsigned sgprs = 0;        ///< explicit SGPRs; the target's reserved ones are added by the calculator
+  unsigned ldsBytes = 0;     ///< static LDS per workgroup, before the hardware granule
+  unsigned workgroupSize = 64;
+};
+
+enum class Limiter { None, VGPR, SGPR, LDS, Workgroups };
+llvm::StringRef limiterName(Limiter limiter);
+
+struct Occupancy {
+  // The inputs after the hardware's rounding.
+  unsigned totalVgprs = 0;       ///< ceil4(arch) + agprs when AGPRs are used, else arch
+  unsigned allocatedVgprs = 0;   ///< totalVgprs rounded up to the granule
+  unsigned sgprsWithReserved = 0;
+  unsigned ldsAllocated = 0;     ///< ldsBytes rounded up to the LDS granule
+  unsigned wavesPerWorkgroup = 0;
+  unsigned maxWorkgroupsPerCU = 0; ///< by workgroup slots
+  unsigned ldsWorkgroupsPerCU = 0; ///< by LDS (capped at 1024 when there is none)
+
+  // Waves per SIMD each resource allows, and the result.
+  unsigned vgprLimit = 0, sgprLimit = 0, ldsLimit = 0, workgroupLimit = 0;
+  unsigned wavesPerSimd = 0;
+  unsigned wavesPerCU = 0;
+  Limiter limiter = Limiter::None;
+  bool launchable = true;        ///< false when one workgroup does not fit (LDS, registers)
+
+  std::vector<std::string> derivation; ///< one line per resource, then the result
+  std::vector<std::string> hints;      ///< what would raise the occupancy (each checked)
+};
+
+/// Computes the occupancy of a kernel using `r` on `target`.
+Occupancy computeOccupancy(const Target &target, const KernelResources &r);
+
+/// Waves per SIMD allowed by `total` unified VGPRs per lane (the facts' breakpoints 64/72/80/96/128/168/256/512).
+unsigned wavesForVgprs(const Target &target, unsigned total);
+
+} // namespace tilec
+
+#endif
