@@ -6,6 +6,7 @@
 #include "LayoutPrinter.h"
 #include "Parser.h"
 #include "Report.h"
+#include "ResourceModel.h"
 #include "Sema.h"
 #include "Verifier.h"
 #include "llvm/Support/Path.h"
@@ -32,7 +33,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   }
 
   std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
-  if (!module || !verifyModule(*module, diags) || diags.hasErrors()) return 1;
+  if (!module || !verifyModule(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

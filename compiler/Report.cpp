@@ -2,6 +2,7 @@
 #include "Report.h"
 
 #include "LayoutPrinter.h"
+#include "ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -38,6 +39,11 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
       add(k, st->tensor, *st->value->layout, tileOf(*st->value), true, out);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
   }
+}
+
+void printItems(llvm::StringRef title, unsigned total, const std::vector<ResourceItem> &items, llvm::raw_ostream &os) {
+  os << formatv("    {0}: {1}\n", title, total);
+  for (const ResourceItem &item : items) os << formatv("      {0,3}  {1}\n", item.count, item.what);
 }
 
 std::string extentText(const ir::Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
@@ -96,6 +102,14 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     std::vector<AccessPlan> plans = planAccesses(*k);
     if (!plans.empty()) os << "  memory:\n";
     for (const AccessPlan &p : plans) os << "    " << accessText(p);
+    ResourceEstimate e = estimateResources(*k, t);
+    os << "  resources (estimated before code generation):\n";
+    printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
+    printItems("AGPRs per lane", e.agprs, e.agprItems, os);
+    printItems("SGPRs per wave", e.sgprs, e.sgprItems, os);
+    printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
+    os << "  occupancy on " << t.name << ":\n";
+    printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
   }
 }
 
@@ -122,6 +136,27 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           json.attributeArray("tiles", [&] {
             for (const auto &tile : k->tiles) json.object([&] { writeDistribution(*tile, json); });
           });
+          ResourceEstimate e = estimateResources(*k, t);
+          json.attributeObject("resources", [&] {
+            json.attribute("vgprs", e.archVgprs);
+            json.attribute("agprs", e.agprs);
+            json.attribute("sgprs", e.sgprs);
+            json.attribute("lds_bytes", e.ldsBytes);
+            auto items = [&](llvm::StringRef key, const std::vector<ResourceItem> &list) {
+              json.attributeArray(key, [&] {
+                for (const ResourceItem &item : list)
+                  json.object([&] {
+                    json.attribute("what", item.what);
+                    json.attribute("count", item.count);
+                  });
+              });
+            };
+            items("vgpr_items", e.vgprItems);
+            items("agpr_items", e.agprItems);
+            items("sgpr_items", e.sgprItems);
+            items("lds_items", e.ldsItems);
+          });
+          writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           json.attributeArray("accesses", [&] {
             for (const AccessPlan &p : planAccesses(*k)) {
               json.object([&] {

@@ -1,0 +1,220 @@
+//===- ResourceModel.cpp - Estimating registers and LDS ---------------------===//
+//
+// The model, per lane unless said otherwise:
+//   ArchVGPRs: each register tile holds R accesses of ceil(vec * bytes / 4) registers while it is live (the peak over
+//   the statements counts; see livePeak); the statement with the most
+//   temporaries (loads inside expressions, a stored expression's value) adds those; each distinct distribution keeps
+//   its lane's row and column (2); the access in flight needs a 64-bit address and its row and column (4); the thread
+//   id (1).
+//   SGPRs (per wave): the kernel-argument pointer (2), the workgroup ids (2), each tensor pointer (2) and scalar
+//   argument (1), the block origin (2), per run-time alignment check a lane mask (2), per loop its counter and bound
+//   (2), and the saved exec mask of the masked accesses (2).
+//   LDS: none before `lds` buffers exist.
+// Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
+//
+//===----------------------------------------------------------------------===//
+#include "ResourceModel.h"
+
+#include "LayoutPrinter.h"
+#include "Report.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <map>
+
+using namespace tilec;
+using llvm::formatv;
+
+namespace {
+
+unsigned registersPerAccess(unsigned vec, DType dt) { return (vec * sizeOf(dt) + 3) / 4; }
+
+/// VGPRs of the temporaries of one value: each load inside an expression lands in its own registers.
+unsigned temporaries(const ir::Value &v, unsigned vec) {
+  unsigned n = v.kind == ir::Value::Kind::Load ? registersPerAccess(vec, v.dtype) : 0;
+  for (const auto &op : v.operands) n += temporaries(*op, vec);
+  return n;
+}
+
+struct Widest {
+  unsigned vgprs = 0;
+  llvm::SMRange loc;
+  unsigned loops = 0;
+};
+
+void scan(const ir::Body &body, Widest &w) {
+  for (const ir::StmtPtr &s : body) {
+    unsigned n = 0;
+    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
+      n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
+    } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
+      unsigned vec = st->value->layout->vec;
+      n = temporaries(*st->value, vec) +
+          (st->value->kind == ir::Value::Kind::TileRef ? 0 : registersPerAccess(vec, st->tensor->dtype));
+    } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      ++w.loops;
+      scan(f->body, w);
+    }
+    if (n > w.vgprs) w.vgprs = n, w.loc = s->loc;
+  }
+}
+
+/// Statements in program order; a tile used anywhere inside a loop is live across the whole loop.
+struct Liveness {
+  std::map<const ir::Tile *, std::pair<unsigned, unsigned>> range; // first and last statement index
+  unsigned next = 0;
+
+  void use(const ir::Tile *t, unsigned at, unsigned loopStart, unsigned loopEnd) {
+    unsigned lo = std::min(at, loopStart), hi = std::max(at, loopEnd);
+    auto [it, fresh] = range.try_emplace(t, lo, hi);
+    if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
+  }
+  void value(const ir::Value &v, unsigned at, unsigned ls, unsigned le) {
+    if (v.tile) use(v.tile, at, ls, le);
+    for (const auto &op : v.operands) value(*op, at, ls, le);
+  }
+  static unsigned count(const ir::Body &b) {
+    unsigned n = 0;
+    for (const ir::StmtPtr &s : b)
+      n += 1 + (llvm::isa<ir::For>(s.get()) ? count(llvm::cast<ir::For>(s.get())->body) : 0);
+    return n;
+  }
+  void body(const ir::Body &b, unsigned ls, unsigned le) {
+    for (const ir::StmtPtr &s : b) {
+      unsigned at = next++;
+      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(a->dst, at, ls, le), value(*a->value, at, ls, le);
+      else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
+      else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+        unsigned end = at + count(f->body);
+        // Inside the outermost loop, the loop's whole range is what counts.
+        body(f->body, ls == ~0u ? at : ls, ls == ~0u ? end : le);
+      }
+    }
+  }
+};
+
+/// The register tiles live at the statement where they take the most registers. Where a tile dies and another is
+/// born in the same elementwise statement, access i of one is consumed as access i of the other: the larger counts.
+std::vector<const ir::Tile *> livePeak(const ir::Kernel &k) {
+  Liveness live;
+  live.body(k.body, ~0u, 0);
+  std::vector<const ir::Tile *> best;
+  unsigned bestRegs = 0;
+  for (unsigned at = 0; at < live.next; ++at) {
+    std::vector<const ir::Tile *> through, dying, born;
+    unsigned throughRegs = 0, dyingRegs = 0, bornRegs = 0;
+    for (const auto &tile : k.tiles) {
+      auto it = live.range.find(tile.get());
+      if (it == live.range.end()) continue;
+      auto [first, last] = it->second;
+      unsigned regs = tileVGPRs(*tile);
+      if (first < at && last > at) through.push_back(tile.get()), throughRegs += regs;
+      else if (first < at && last == at) dying.push_back(tile.get()), dyingRegs += regs;
+      else if (first == at) born.push_back(tile.get()), bornRegs += regs;
+    }
+    unsigned regs = throughRegs + std::max(dyingRegs, bornRegs);
+    if (regs > bestRegs) {
+      bestRegs = regs;
+      best = through;
+      const auto &larger = dyingRegs >= bornRegs ? dying : born;
+      best.insert(best.end(), larger.begin(), larger.end());
+    }
+  }
+  std::sort(best.begin(), best.end(), [&](const ir::Tile *a, const ir::Tile *b) {
+    return a->loc.Start.getPointer() < b->loc.Start.getPointer();
+  });
+  return best;
+}
+
+} // namespace
+
+ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t) {
+  ResourceEstimate e;
+  auto vgpr = [&](std::string what, unsigned n, llvm::SMRange loc = {}) {
+    if (n) e.vgprItems.push_back({std::move(what), n, loc}), e.archVgprs += n;
+  };
+  auto sgpr = [&](std::string what, unsigned n) {
+    if (n) e.sgprItems.push_back({std::move(what), n, {}}), e.sgprs += n;
+  };
+
+  for (const ir::Tile *tile : livePeak(k))
+    vgpr(formatv("tile {0}: {1} accesses x {2}", tile->name, tile->layout.accessesPerLane(),
+                 registersPerAccess(tile->layout.vec, tile->dtype)),
+         tileVGPRs(*tile), tile->loc);
+  Widest widest;
+  scan(k.body, widest);
+  vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
+  unsigned distributions = 0;
+  for (size_t i = 0; i < k.tiles.size(); ++i) {
+    bool fresh = true;
+    for (size_t j = 0; j < i; ++j) fresh &= !k.tiles[j]->layout.sameMapping(k.tiles[i]->layout);
+    distributions += fresh;
+  }
+  vgpr(formatv("lane rows and columns ({0} distribution{1})", distributions, distributions == 1 ? "" : "s"),
+       2 * distributions);
+  vgpr("address (64-bit), row and column of an access", 4);
+  vgpr("thread id", 1);
+
+  unsigned pointers = 0, scalars = 0;
+  pointers = k.tensors.size();
+  scalars = k.scalars.size();
+  sgpr("kernel argument pointer", 2);
+  sgpr("workgroup ids x, y", 2);
+  sgpr(formatv("{0} tensor pointer{1}", pointers, pointers == 1 ? "" : "s"), 2 * pointers);
+  sgpr(formatv("{0} scalar argument{1}", scalars, scalars == 1 ? "" : "s"), scalars);
+  sgpr("block origin (row, column)", 2);
+  unsigned checks = 0;
+  for (const AccessPlan &p : planAccesses(k)) checks += !p.alignedAtCompileTime && p.vec > 1;
+  sgpr(formatv("{0} run-time alignment check{1}", checks, checks == 1 ? "" : "s"), 2 * checks);
+  sgpr(formatv("{0} loop counter{1} and bound{1}", widest.loops, widest.loops == 1 ? "" : "s"), 2 * widest.loops);
+  sgpr("saved exec mask of masked accesses", 2);
+  (void)t;
+  return e;
+}
+
+bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
+  const Target &t = *m.target;
+  bool ok = true;
+  for (const auto &k : m.kernels) {
+    ResourceEstimate e = estimateResources(*k, t);
+    if (e.archVgprs > t.maxArchVgprs) {
+      // Point at the tile whose registers take the total over the budget, counting the fixed overhead first.
+      unsigned running = e.archVgprs;
+      for (const ResourceItem &item : e.vgprItems)
+        if (item.loc.isValid() && item.what.rfind("tile ", 0) == 0) running -= item.count;
+      llvm::SMRange at = k->loc;
+      std::string items;
+      for (const ResourceItem &item : e.vgprItems) {
+        items += formatv("{0}{1} for {2}", items.empty() ? "" : " + ", item.count, item.what).str();
+        bool isTile = item.loc.isValid() && item.what.rfind("tile ", 0) == 0;
+        if (isTile && running <= t.maxArchVgprs && running + item.count > t.maxArchVgprs) at = item.loc;
+        if (isTile) running += item.count;
+      }
+      diags.error(at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than the {2} a lane can address "
+                              "on {3}: {4}; use fewer or narrower register tiles, or a larger workgroup",
+                              k->name, e.archVgprs, t.maxArchVgprs, t.name, items));
+      ok = false;
+      continue;
+    }
+    if (e.agprs > t.maxAgprs || e.archVgprs + e.agprs > t.vgprsPerLane) {
+      diags.error(k->loc, formatv("kernel '{0}' needs {1} ArchVGPRs + {2} AGPRs = {3} per lane; a lane has {4} "
+                                  "AGPRs and {5} VGPRs in all", k->name, e.archVgprs, e.agprs,
+                                  e.archVgprs + e.agprs, t.maxAgprs, t.vgprsPerLane));
+      ok = false;
+      continue;
+    }
+    if (e.ldsBytes > t.ldsBytesPerCU) {
+      diags.error(k->loc, formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}",
+                                  k->name, e.ldsBytes, t.ldsBytesPerCU, t.name));
+      ok = false;
+      continue;
+    }
+    Occupancy o = computeOccupancy(t, e.resources(k->workgroupSize));
+    if (o.wavesPerSimd == 1) {
+      std::string why = o.derivation.back();
+      diags.warning(k->loc, formatv("kernel '{0}' runs at 1 wave per SIMD ({1}){2}", k->name, why,
+                                    o.hints.empty() ? "" : "; " + o.hints.front()));
+    }
+  }
+  return ok;
+}

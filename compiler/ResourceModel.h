@@ -1,0 +1,46 @@
+//===- ResourceModel.h - Where a kernel's registers and LDS go --------------===//
+//
+// An estimate, made on the IR before any code exists, of the per-lane ArchVGPRs (register tiles, the temporaries of
+// the widest statement, lane positions, addressing), AGPRs (MFMA accumulators), SGPRs (kernel arguments, ids and
+// uniform values; the target's reserved ones are added by the occupancy calculator) and LDS bytes of a kernel. Each
+// component is an item with a reason, so the report shows where the registers go. checkBudgets turns estimates
+// beyond the hardware's budgets into located errors, and warns when occupancy falls to 1 wave per SIMD.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_RESOURCEMODEL_H
+#define TILEC_RESOURCEMODEL_H
+
+#include "Diagnostics.h"
+#include "IR.h"
+#include "Occupancy.h"
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// One line of the estimate: "tile t: 2 accesses x 4 VGPRs".
+struct ResourceItem {
+  std::string what;
+  unsigned count = 0;
+  llvm::SMRange loc; ///< the declaration it comes from, when there is one
+};
+
+struct ResourceEstimate {
+  std::vector<ResourceItem> vgprItems, agprItems, sgprItems, ldsItems;
+  unsigned archVgprs = 0, agprs = 0, sgprs = 0, ldsBytes = 0;
+
+  KernelResources resources(unsigned workgroupSize) const {
+    return {archVgprs, agprs, sgprs, ldsBytes, workgroupSize};
+  }
+};
+
+/// Estimates the resources of `kernel` on `target`.
+ResourceEstimate estimateResources(const ir::Kernel &kernel, const Target &target);
+
+/// Reports every kernel whose estimate exceeds a budget (an error at the declaration that overflows it) and warns
+/// about kernels limited to 1 wave per SIMD. Returns false when an error was reported.
+bool checkBudgets(const ir::Module &module, DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif

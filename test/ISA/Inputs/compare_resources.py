@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Puts tilec's resource model (from `tilec --emit=report --format=json`) beside what clang-19 allocated (from the
+gfx942 assembly's metadata) for every kernel. LDS bytes must be equal: the model's LDS is exact by construction.
+Registers are estimates: both figures are printed, and the VGPR estimate must lie within [clang / 2, clang * 2].
+
+usage: compare_resources.py REPORT.json KERNEL.s
+"""
+import json
+import re
+import sys
+
+
+def metadata(asm):
+    kernels = {}
+    for block in re.split(r"\n\s+- \.", asm):
+        name = re.search(r"\.name:\s+(\S+)", block)
+        if name and ".vgpr_count" in block:
+            kernels[name.group(1)] = {k: int(v) for k, v in re.findall(
+                r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
+                block)}
+    return kernels
+
+
+def main(report_path, asm_path):
+    report = json.load(open(report_path))
+    clang = metadata(open(asm_path).read())
+    failed = False
+    for k in report["kernels"]:
+        name, model = k["name"], k["resources"]
+        c = clang.get(name)
+        if c is None:
+            sys.exit(f"compare_resources: kernel {name} is not in {asm_path}")
+        print(f"kernel {name}: model vgprs {model['vgprs']} agprs {model['agprs']} sgprs {model['sgprs']}+6 "
+              f"lds {model['lds_bytes']}; clang vgprs {c['vgpr_count']} agprs {c.get('agpr_count', 0)} "
+              f"sgprs {c['sgpr_count']} lds {c['group_segment_fixed_size']} scratch {c['private_segment_fixed_size']}")
+        if model["lds_bytes"] != c["group_segment_fixed_size"]:
+            print(f"  LDS MISMATCH: model {model['lds_bytes']} B, clang {c['group_segment_fixed_size']} B")
+            failed = True
+        else:
+            print(f"  lds_bytes equal {model['lds_bytes']}")
+        if not (c["vgpr_count"] / 2 <= model["vgprs"] + model["agprs"] <= c["vgpr_count"] * 2):
+            print("  VGPR estimate off by more than a factor of 2")
+            failed = True
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
