@@ -297,9 +297,7 @@ private:
     const Tensor &x = *l.tensor;
     unsigned vec = layout.vec;
     std::string type = vecType(x.dtype, vec);
-    std::string vectorLoad =
-        vec == 1 ? formatv("{0}[static_cast<long>({1}) * {2} + {3}]", x.name, r, extentExpr(x.cols), c).str()
-                 : formatv("*reinterpret_cast<const {0} *>({1})", type, address(x, r, c)).str();
+    std::string vectorLoad = formatv("tilec::global_load<{0}>({1})", type, address(x, r, c));
     std::string cond = alignedCondition(x, *l.col, vec);
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
     else line(d) << formatv("{0} = {1}{{};\n", dst, type);
@@ -324,15 +322,14 @@ private:
       line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
       value = y.name + "_out";
     }
-    std::string target = vec == 1 ? formatv("{0}[static_cast<long>(row) * {1} + col]", y.name, extentExpr(y.cols)).str()
-                                  : formatv("*reinterpret_cast<{0} *>({1})", type, address(y, "row", "col")).str();
+    std::string store = formatv("tilec::global_store<{0}>({1}, {2})", type, address(y, "row", "col"), value);
     std::string cond = alignedCondition(y, col0, vec);
     if (cond.empty() || vec == 1) {
-      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(y, "row", "col"), target, value);
+      line(d) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col"), store);
       return;
     }
     line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(y, "row", "col"), target, value);
+    line(d + 1) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col"), store);
     line(d) << "} else {\n";
     line(d + 1) << formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
                            extentExpr(y.rows), extentExpr(y.cols), value);

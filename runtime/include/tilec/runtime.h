@@ -43,6 +43,21 @@ template <typename T, int N> using vec_t = typename VectorOf<T, N>::type;
 
 //===--- Tensor access helpers ---===//
 
+/// One access of V (a vector type or a scalar) at `p`. On the GPU a plain load or store of V, so 16-byte V gives
+/// global_load_dwordx4 / global_store_dwordx4; in the emulator the address is checked against live allocations.
+template <typename V, typename T> TILEC_DEVICE V global_load(const T *p) {
+#if defined(TILEC_EMULATOR)
+  emu::check_global(p, sizeof(V), /*isStore=*/false);
+#endif
+  return *reinterpret_cast<const V *>(p);
+}
+template <typename V, typename T> TILEC_DEVICE void global_store(T *p, V v) {
+#if defined(TILEC_EMULATOR)
+  emu::check_global(p, sizeof(V), /*isStore=*/true);
+#endif
+  *reinterpret_cast<V *>(p) = v;
+}
+
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
 /// so N-element accesses at columns that are multiples of N are aligned.
 template <int N, typename T> TILEC_DEVICE bool rows_aligned(const T *base, int cols) {
@@ -55,11 +70,11 @@ template <int N, typename T>
 TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols) {
   vec_t<T, N> v{};
   if constexpr (N == 1) {
-    if (row < rows && col < cols) v = base[static_cast<long>(row) * cols + col];
+    if (row < rows && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
-      if (row < rows && col + e < cols) v[e] = base[static_cast<long>(row) * cols + col + e];
+      if (row < rows && col + e < cols) v[e] = global_load<T>(base + static_cast<long>(row) * cols + col + e);
   }
   return v;
 }
@@ -68,11 +83,11 @@ TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows
 template <int N, typename T>
 TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, vec_t<T, N> v) {
   if constexpr (N == 1) {
-    if (row < rows && col < cols) base[static_cast<long>(row) * cols + col] = v;
+    if (row < rows && col < cols) global_store<T>(base + static_cast<long>(row) * cols + col, v);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
-      if (row < rows && col + e < cols) base[static_cast<long>(row) * cols + col + e] = v[e];
+      if (row < rows && col + e < cols) global_store<T>(base + static_cast<long>(row) * cols + col + e, T(v[e]));
   }
 }
 
