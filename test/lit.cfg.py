@@ -31,5 +31,11 @@ config.substitutions.append(("%clang_host_obj",
 config.substitutions.append(("%clang_host_cxx",
     f"{config.clang} -x c++ -std=c++17 -O2 -Wall -Wextra -Werror -I {runtime_include}"))
 
+# The emitted .hip compiled for the CPU emulator (tilec/emulator.h), together with a test program.
+config.substitutions.append(("%emu_cxx",
+    f"{config.clang} -x c++ -std=c++17 -O2 -DTILEC_EMULATOR -rtlib=compiler-rt -Wall -Wextra -Werror "
+    f"-I {runtime_include} "
+    f"-I {os.path.join(config.test_source_root, 'Emulator', 'Inputs')}"))
+
 if config.have_clang:
     config.available_features.add("clang-gfx942")

@@ -1,10 +1,12 @@
 //===- tilec/runtime.h - What code emitted by tilec includes ----------------===//
 //
-// Vector types named after tilec's dtypes (tilec::f16x8 is 8 x _Float16 = 16 bytes), the element-by-element paths
-// used when a tensor's rows are not vector aligned, the workgroup barrier, and the fp8/bf8 conversions of both
-// encodings (FNUZ on gfx942, OCP on gfx950). Compiled as HIP it is device code built on __builtin_amdgcn_* (never
-// HIP's threadIdx/__syncthreads, which need the device libraries); compiled as plain C++ (clang) the same functions
-// are host code, so their arithmetic can be tested on the CPU.
+// Vector types named after tilec's dtypes (tilec::f16x8 is 8 x _Float16 = 16 bytes), global accesses, the
+// element-by-element paths used when a tensor's rows are not vector aligned, the workgroup barrier, and the fp8/bf8
+// conversions of both encodings (FNUZ on gfx942, OCP on gfx950). Three ways to compile it:
+//   - as HIP: device code built on __builtin_amdgcn_* (never HIP's threadIdx/__syncthreads, which need the device
+//     libraries);
+//   - as C++ with -DTILEC_EMULATOR: the emitted kernels run on the CPU (tilec/emulator.h), accesses checked;
+//   - as plain C++: the arithmetic alone (fp8 conversions, say), for tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_RUNTIME_H
@@ -13,6 +15,9 @@
 #if defined(__HIP__)
 #include <hip/hip_runtime.h>
 #define TILEC_DEVICE __device__ inline __attribute__((always_inline))
+#elif defined(TILEC_EMULATOR)
+#include "tilec/emulator.h"
+#define TILEC_DEVICE inline
 #else
 #define TILEC_DEVICE inline
 #endif
@@ -91,7 +96,7 @@ TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, 
   }
 }
 
-#if defined(__HIP__)
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
 /// Workgroup barrier: every wave arrives, and LDS writes before it are visible after it.
 TILEC_DEVICE void barrier() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");

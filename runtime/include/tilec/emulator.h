@@ -1,0 +1,278 @@
+//===- tilec/emulator.h - Running emitted kernels on the CPU ----------------===//
+//
+// With -DTILEC_EMULATOR, the .hip file tilec emits compiles as plain host C++ (clang++ -x c++) and runs here:
+//   - the HIP host API a launcher and a test program use (hipMalloc, hipMemcpy, hipLaunchKernelGGL, ...);
+//   - the amdgcn builtins emitted device code uses (work-item and workgroup ids, s_barrier, fences), as macros;
+//   - a scheduler that runs every work-item of a workgroup as a fiber: a workgroup is W waves of 64 lanes; fibers
+//     run until they reach a barrier, and the barrier opens when every wave has reached it;
+//   - checks a GPU does not make: every global access must lie inside a live allocation and be aligned to its size,
+//     and a barrier that some waves reach while others have exited is a deadlock. Each is reported with the kernel,
+//     workgroup, wave, lane and address, and fails the launch (hipGetLastError returns hipErrorLaunchFailure).
+// Header-only: its state lives in inline functions' statics, shared by every translation unit of a program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_EMULATOR_H
+#define TILEC_EMULATOR_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <ucontext.h>
+#include <vector>
+
+//===--- The HIP host API subset ---===//
+
+enum hipError_t {
+  hipSuccess = 0,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+  hipErrorInvalidDevicePointer = 17,
+  hipErrorLaunchFailure = 719,
+};
+typedef struct ihipStream_t *hipStream_t;
+enum hipMemcpyKind {
+  hipMemcpyHostToHost = 0,
+  hipMemcpyHostToDevice = 1,
+  hipMemcpyDeviceToHost = 2,
+  hipMemcpyDeviceToDevice = 3,
+  hipMemcpyDefault = 4,
+};
+struct dim3 {
+  unsigned x, y, z;
+  constexpr dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+
+#define __global__
+#define __device__
+#define __host__
+#define __launch_bounds__(...)
+
+namespace tilec::emu {
+
+constexpr unsigned kWaveSize = 64;
+constexpr size_t kFiberStack = 256 * 1024;
+
+/// One work-item: its context, stack and where it stands.
+struct Fiber {
+  enum class State { Ready, AtBarrier, Done };
+  ucontext_t context;
+  std::unique_ptr<char[]> stack;
+  State state = State::Ready;
+  unsigned thread = 0;
+};
+
+/// The emulator's state: allocations, the running launch and the last error.
+struct Machine {
+  std::map<std::uintptr_t, size_t> allocations; ///< base -> bytes
+  hipError_t lastError = hipSuccess;
+  // The running launch.
+  const char *kernel = nullptr;
+  dim3 grid, group, block;
+  std::vector<Fiber> fibers;
+  Fiber *current = nullptr;
+  ucontext_t scheduler;
+  const std::function<void()> *body = nullptr;
+  bool failed = false;
+};
+
+inline Machine &machine() {
+  static Machine m;
+  return m;
+}
+
+/// Reports an error of the running launch and returns to the scheduler; the work-item does not continue.
+[[noreturn]] inline void fail(const std::string &what) {
+  Machine &m = machine();
+  unsigned t = m.current ? m.current->thread : 0;
+  std::fprintf(stderr, "tilec emulator: %s in kernel %s, workgroup (%u, %u), wave %u, lane %u\n", what.c_str(),
+               m.kernel ? m.kernel : "?", m.group.x, m.group.y, t / kWaveSize, t % kWaveSize);
+  m.failed = true;
+  if (m.current) {
+    m.current->state = Fiber::State::Done;
+    swapcontext(&m.current->context, &m.scheduler);
+  }
+  std::abort(); // not reached: an aborted fiber is never resumed
+}
+
+inline std::string hex(const void *p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
+  return buffer;
+}
+
+/// Checks one global access of `bytes` at `p`.
+inline void check_global(const void *p, size_t bytes, bool isStore) {
+  Machine &m = machine();
+  const char *kind = isStore ? "store" : "load";
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = m.allocations.upper_bound(a);
+  if (it == m.allocations.begin() || a + bytes > std::prev(it)->first + std::prev(it)->second) {
+    std::string where = "not inside any allocation";
+    if (it != m.allocations.begin()) {
+      auto base = std::prev(it);
+      if (a >= base->first)
+        where = "offset " + std::to_string(a - base->first) + " of a " + std::to_string(base->second) +
+                "-byte allocation at " + hex(reinterpret_cast<void *>(base->first));
+    }
+    fail("out-of-bounds " + std::to_string(bytes) + "-byte " + kind + " at " + hex(p) + " (" + where + ")");
+  }
+  // Vector accesses of power-of-two size must be aligned to it (a vector register load of 16 bytes, say).
+  if ((bytes & (bytes - 1)) == 0 && a % bytes != 0)
+    fail("misaligned " + std::to_string(bytes) + "-byte " + kind + " at " + hex(p) + " (address % " +
+         std::to_string(bytes) + " = " + std::to_string(a % bytes) + ")");
+}
+
+inline unsigned thread_id() { return machine().current->thread; }
+inline unsigned group_id_x() { return machine().group.x; }
+inline unsigned group_id_y() { return machine().group.y; }
+inline unsigned group_id_z() { return machine().group.z; }
+
+/// The workgroup barrier: this work-item waits until every work-item of the workgroup has arrived.
+inline void barrier() {
+  Machine &m = machine();
+  Fiber *self = m.current;
+  self->state = Fiber::State::AtBarrier;
+  swapcontext(&self->context, &m.scheduler);
+}
+
+inline void fiber_entry() {
+  Machine &m = machine();
+  (*m.body)();
+  m.current->state = Fiber::State::Done;
+  swapcontext(&m.current->context, &m.scheduler);
+}
+
+/// Runs one workgroup to completion; false when it failed (the error is already reported).
+inline bool run_workgroup(Machine &m, unsigned threads) {
+  for (unsigned t = 0; t < threads; ++t) {
+    Fiber &f = m.fibers[t];
+    f.thread = t;
+    f.state = Fiber::State::Ready;
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = f.stack.get();
+    f.context.uc_stack.ss_size = kFiberStack;
+    f.context.uc_link = nullptr;
+    makecontext(&f.context, fiber_entry, 0);
+  }
+  while (true) {
+    for (unsigned t = 0; t < threads; ++t) {
+      Fiber &f = m.fibers[t];
+      if (f.state != Fiber::State::Ready) continue;
+      m.current = &f;
+      swapcontext(&m.scheduler, &f.context);
+      m.current = nullptr;
+      if (m.failed) return false;
+    }
+    unsigned done = 0, waiting = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+      done += m.fibers[t].state == Fiber::State::Done;
+      waiting += m.fibers[t].state == Fiber::State::AtBarrier;
+    }
+    if (done == threads) return true;
+    if (done != 0) {
+      // Some waves wait at a barrier that others will never reach: on a GPU this hangs.
+      std::string waves;
+      for (unsigned w = 0; w * kWaveSize < threads; ++w)
+        if (m.fibers[w * kWaveSize].state == Fiber::State::Done) waves += (waves.empty() ? "" : ", ") + std::to_string(w);
+      m.current = nullptr;
+      std::fprintf(stderr,
+                   "tilec emulator: deadlock in kernel %s, workgroup (%u, %u): %u work-items wait at a barrier that "
+                   "wave(s) %s exited without reaching\n",
+                   m.kernel, m.group.x, m.group.y, waiting, waves.c_str());
+      m.failed = true;
+      return false;
+    }
+    for (unsigned t = 0; t < threads; ++t) m.fibers[t].state = Fiber::State::Ready; // the barrier opens
+  }
+}
+
+/// Runs `body` for every work-item of every workgroup of `grid`.
+inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::function<void()> &body) {
+  Machine &m = machine();
+  unsigned threads = block.x * block.y * block.z;
+  if (threads == 0 || threads > 1024 || block.y != 1 || block.z != 1 || grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return m.lastError = hipErrorInvalidValue;
+  if (m.fibers.size() < threads) {
+    m.fibers.resize(threads);
+    for (Fiber &f : m.fibers)
+      if (!f.stack) f.stack.reset(new char[kFiberStack]);
+  }
+  m.kernel = kernel;
+  m.grid = grid;
+  m.block = block;
+  m.body = &body;
+  m.failed = false;
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        m.group = dim3(x, y, z);
+        if (!run_workgroup(m, threads)) return m.lastError = hipErrorLaunchFailure;
+      }
+  return hipSuccess;
+}
+
+} // namespace tilec::emu
+
+#define __builtin_amdgcn_workitem_id_x() (::tilec::emu::thread_id())
+#define __builtin_amdgcn_workgroup_id_x() (::tilec::emu::group_id_x())
+#define __builtin_amdgcn_workgroup_id_y() (::tilec::emu::group_id_y())
+#define __builtin_amdgcn_workgroup_id_z() (::tilec::emu::group_id_z())
+#define __builtin_amdgcn_s_barrier() (::tilec::emu::barrier())
+#define __builtin_amdgcn_fence(order, scope) ((void)0)
+#define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                                             \
+  ((void)(sharedBytes), (void)(stream),                                                                               \
+   ::tilec::emu::launch(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); }))
+
+inline hipError_t hipMalloc(void **p, size_t bytes) {
+  if (!p) return hipErrorInvalidValue;
+  *p = bytes ? std::aligned_alloc(256, (bytes + 255) / 256 * 256) : nullptr;
+  if (bytes && !*p) return hipErrorOutOfMemory;
+  if (*p) tilec::emu::machine().allocations[reinterpret_cast<std::uintptr_t>(*p)] = bytes;
+  return hipSuccess;
+}
+template <typename T> inline hipError_t hipMalloc(T **p, size_t bytes) {
+  return hipMalloc(reinterpret_cast<void **>(p), bytes);
+}
+inline hipError_t hipFree(void *p) {
+  if (!p) return hipSuccess;
+  auto &allocations = tilec::emu::machine().allocations;
+  auto it = allocations.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == allocations.end()) return hipErrorInvalidDevicePointer;
+  allocations.erase(it);
+  std::free(p);
+  return hipSuccess;
+}
+inline hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind) {
+  if (bytes && (!dst || !src)) return hipErrorInvalidValue;
+  std::memmove(dst, src, bytes);
+  return hipSuccess;
+}
+inline hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  if (bytes && !dst) return hipErrorInvalidValue;
+  std::memset(dst, value, bytes);
+  return hipSuccess;
+}
+inline hipError_t hipDeviceSynchronize() { return tilec::emu::machine().lastError; }
+inline hipError_t hipGetLastError() {
+  hipError_t e = tilec::emu::machine().lastError;
+  tilec::emu::machine().lastError = hipSuccess;
+  return e;
+}
+inline const char *hipGetErrorString(hipError_t e) {
+  switch (e) {
+  case hipSuccess: return "hipSuccess";
+  case hipErrorInvalidValue: return "hipErrorInvalidValue";
+  case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+  case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
+  case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+  }
+  return "hipErrorUnknown";
+}
+
+#endif // TILEC_EMULATOR_H

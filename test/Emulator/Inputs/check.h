@@ -1,0 +1,56 @@
+// Helpers shared by the emulator tests: deterministic data, device buffers, and comparison with a reference.
+// The test programs use only the HIP API and tilec's launchers, so the same source runs on a GPU.
+#pragma once
+#include "tilec/runtime.h"
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+/// Deterministic values in [-range, range], distinct enough to catch misplaced elements.
+inline std::vector<float> pattern(size_t n, unsigned seed, float range = 100.0f) {
+  std::vector<float> v(n);
+  uint32_t s = seed * 2654435761u + 1;
+  for (size_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    v[i] = (float((s >> 8) % 20001) / 10000.0f - 1.0f) * range;
+  }
+  return v;
+}
+
+template <typename T> struct DeviceBuffer {
+  T *ptr = nullptr;
+  size_t count = 0;
+  explicit DeviceBuffer(size_t n) : count(n) {
+    if (hipMalloc(&ptr, n * sizeof(T)) != hipSuccess) std::printf("hipMalloc failed\n");
+  }
+  DeviceBuffer(const std::vector<T> &host) : DeviceBuffer(host.size()) { upload(host); }
+  ~DeviceBuffer() { hipFree(ptr); }
+  void upload(const std::vector<T> &host) { hipMemcpy(ptr, host.data(), count * sizeof(T), hipMemcpyHostToDevice); }
+  std::vector<T> download() const {
+    std::vector<T> host(count);
+    hipMemcpy(host.data(), ptr, count * sizeof(T), hipMemcpyDeviceToHost);
+    return host;
+  }
+};
+
+/// f32 -> bf16 bits, round to nearest even; written from the format's definition, not with the compiler's __bf16.
+inline uint16_t bf16_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return uint16_t((u >> 16) | 0x40);
+  uint32_t rounding = 0x7FFFu + ((u >> 16) & 1u);
+  return uint16_t((u + rounding) >> 16);
+}
+
+/// Counts and prints (the first few) mismatches between `got` and `want` under `equal`.
+template <typename A, typename B, typename Eq>
+int compare(const char *what, const std::vector<A> &got, const std::vector<B> &want, int cols, Eq equal) {
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!equal(got[i], want[i]) && bad++ < 3)
+      std::printf("  %s: element (%zu, %zu) = %g, want %g\n", what, i / cols, i % cols, double(got[i]),
+                  double(want[i]));
+  return bad;
+}

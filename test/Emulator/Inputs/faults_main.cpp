@@ -1,0 +1,52 @@
+// Kernels with the faults a GPU would not report clearly, written the way tilec emits code. The emulator must
+// name the kernel, workgroup, wave, lane and address, and fail the launch.
+#include "check.h"
+#include <cstring>
+
+// Lane 63 of the last workgroup stores one element past the end of Y.
+extern "C" __global__ __launch_bounds__(64) void off_by_one(const float *__restrict__ X, float *__restrict__ Y) {
+  const int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();
+  tilec::global_store<float>(Y + i + 1, tilec::global_load<float>(X + i));
+}
+
+// A 16-byte load from an address that is 4 bytes past a 16-byte boundary.
+extern "C" __global__ __launch_bounds__(64) void misaligned(const float *__restrict__ X, float *__restrict__ Y) {
+  const int lane = __builtin_amdgcn_workitem_id_x();
+  const tilec::f32x4 v = tilec::global_load<tilec::f32x4>(X + 4 * lane + 1);
+  tilec::global_store<float>(Y + lane, v[0]);
+}
+
+// Wave 1 leaves before the barrier the other waves wait at.
+extern "C" __global__ __launch_bounds__(256) void early_exit(float *__restrict__ Y) {
+  const int tid = __builtin_amdgcn_workitem_id_x();
+  if (tid / 64 == 1) return;
+  tilec::barrier();
+  tilec::global_store<float>(Y + tid, 1.0f);
+}
+
+// Every wave writes, waits, then reads what another wave wrote: correct only if the barrier orders them.
+extern "C" __global__ __launch_bounds__(256) void exchange(float *__restrict__ Y, float *__restrict__ Z) {
+  const int tid = __builtin_amdgcn_workitem_id_x();
+  tilec::global_store<float>(Y + tid, float(tid));
+  tilec::barrier();
+  tilec::global_store<float>(Z + tid, tilec::global_load<float>(Y + (tid + 64) % 256));
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  DeviceBuffer<float> x(pattern(256, 1)), y(256), z(256);
+  hipError_t launched = hipSuccess;
+  if (!std::strcmp(mode, "oob")) hipLaunchKernelGGL(off_by_one, dim3(4), dim3(64), 0, nullptr, x.ptr, y.ptr);
+  if (!std::strcmp(mode, "misaligned")) hipLaunchKernelGGL(misaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr);
+  if (!std::strcmp(mode, "deadlock")) hipLaunchKernelGGL(early_exit, dim3(2), dim3(256), 0, nullptr, y.ptr);
+  if (!std::strcmp(mode, "barrier")) {
+    hipLaunchKernelGGL(exchange, dim3(1), dim3(256), 0, nullptr, y.ptr, z.ptr);
+    std::vector<float> got = z.download();
+    int bad = 0;
+    for (int t = 0; t < 256; ++t) bad += got[t] != float((t + 64) % 256);
+    std::printf("exchange: %d wrong\n", bad);
+  }
+  launched = hipGetLastError();
+  std::printf("%s: %s\n", mode, hipGetErrorString(launched));
+  return launched != hipSuccess;
+}
