@@ -202,6 +202,7 @@ private:
     }
     case Stmt::Kind::For: {
       auto &f = llvm::cast<For>(s);
+      nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
       line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
                              index(*f.upper), index(*f.step));
       for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
@@ -288,8 +289,33 @@ private:
     return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
   }
 
-  std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c) {
-    return formatv("{0} < {1} && {2} < {3}", r, extentExpr(tensor.rows), c, extentExpr(tensor.cols));
+  /// The mask of one access; lower bounds only where the window origin may be negative.
+  std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c, const Index &row0,
+                       const Index &col0) {
+    std::string mask;
+    if (!nonNegative(row0)) mask += r + " >= 0 && ";
+    mask += formatv("{0} < {1} && ", r, extentExpr(tensor.rows));
+    if (!nonNegative(col0)) mask += c + " >= 0 && ";
+    return mask + formatv("{0} < {1}", c, extentExpr(tensor.cols)).str();
+  }
+
+  /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
+  bool nonNegative(const Index &i) const {
+    switch (i.kind) {
+    case Index::Kind::Const: return i.value >= 0;
+    case Index::Kind::BlockRow:
+    case Index::Kind::BlockCol: return true;
+    case Index::Kind::LoopVar: {
+      auto it = nonNegativeLoops.find(i.name);
+      return it != nonNegativeLoops.end() && it->second;
+    }
+    case Index::Kind::Scalar:
+      for (const auto &s : k.scalars)
+        if (s->name == i.name) return s->isDimension;
+      return false;
+    case Index::Kind::Sub: return false;
+    default: return nonNegative(*i.lhs) && nonNegative(*i.rhs);
+    }
   }
 
   void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
@@ -302,18 +328,18 @@ private:
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
     else line(d) << formatv("{0} = {1}{{};\n", dst, type);
     if (cond.empty() || vec == 1) {
-      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c), dst, vectorLoad);
+      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c, *l.row, *l.col), dst, vectorLoad);
       return;
     }
     line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c), dst, vectorLoad);
+    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c, *l.row, *l.col), dst, vectorLoad);
     line(d) << "} else {\n";
     line(d + 1) << formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
                            extentExpr(x.rows), extentExpr(x.cols));
     line(d) << "}\n";
   }
 
-  void storeAccess(const Tensor &y, const Index &, const Index &col0, const Layout &layout, const std::string &v,
+  void storeAccess(const Tensor &y, const Index &row0, const Index &col0, const Layout &layout, const std::string &v,
                    unsigned d) {
     unsigned vec = layout.vec;
     std::string type = vecType(y.dtype, vec);
@@ -325,11 +351,11 @@ private:
     std::string store = formatv("tilec::global_store<{0}>({1}, {2})", type, address(y, "row", "col"), value);
     std::string cond = alignedCondition(y, col0, vec);
     if (cond.empty() || vec == 1) {
-      line(d) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col"), store);
+      line(d) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col", row0, col0), store);
       return;
     }
     line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col"), store);
+    line(d + 1) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col", row0, col0), store);
     line(d) << "} else {\n";
     line(d + 1) << formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
                            extentExpr(y.rows), extentExpr(y.cols), value);
@@ -420,8 +446,11 @@ private:
                   "x ceil({6} / {2}) in all.\n",
                   k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
                   extentExpr(g.rows));
-    os << "/// Returns hipErrorInvalidValue for negative sizes, null or misaligned tensors and grids too large to launch;\n"
-          "/// hipSuccess without launching when there is nothing to do.\n";
+    bool alignmentChecks = false;
+    for (const AccessPlan &p : plans) alignmentChecks |= p.alignedAtCompileTime && p.vec > 1;
+    os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
+                  "/// hipSuccess without launching when there is nothing to do.\n",
+                  alignmentChecks ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
     os << "extern \"C\" hipError_t launch_" << k.name << "(";
     params(/*forLauncher=*/true);
     os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream) {\n";
@@ -472,6 +501,7 @@ private:
   std::vector<LanePosition> positions;
   llvm::StringSet<> declaredFlags, usedLoadNames;
   std::map<const Value *, std::string> loadNames;
+  std::map<std::string, bool> nonNegativeLoops;
 };
 
 } // namespace

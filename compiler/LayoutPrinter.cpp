@@ -14,16 +14,22 @@ unsigned tilec::tileVGPRs(const ir::Tile &tile) {
 
 void tilec::describeDistribution(const ir::Tile &t, const Target &target, unsigned indent, llvm::raw_ostream &os) {
   const Layout &l = t.layout;
-  os.indent(indent) << formatv("{0} over {1} threads = {2} waves; wave grid [{3}, {4}]: each wave owns {5} rows x "
-                               "{6} columns\n",
-                               patternName(l.pattern), l.threads, l.waves, l.wavesY, l.wavesX, l.subRows, l.subCols);
-  os.indent(indent) << formatv("X0 = {0} / vec {1} = {2} lanes along a row, L = {3} / {2} = {4} lane-rows, "
-                               "R = {5} / {4} = {6} rows per lane{7}\n",
-                               l.subCols, l.vec, l.lanesX, l.waveSize, l.laneRows, l.subRows, l.rowsPerLane,
+  auto plural = [](unsigned n, const char *one, const char *many) {
+    return formatv("{0} {1}", n, n == 1 ? one : many).str();
+  };
+  os.indent(indent) << formatv("{0} over {1} threads = {2}; wave grid [{3}, {4}]: each wave owns {5} x {6}\n",
+                               patternName(l.pattern), l.threads, plural(l.waves, "wave", "waves"), l.wavesY, l.wavesX,
+                               plural(l.subRows, "row", "rows"), plural(l.subCols, "column", "columns"));
+  os.indent(indent) << formatv("X0 = {0} / vec {1} = {2} along a row, L = {3} / {4} = {5}, R = {6} / {7} = {8} per "
+                               "lane{9}\n",
+                               l.subCols, l.vec, plural(l.lanesX, "lane", "lanes"), l.waveSize, l.lanesX,
+                               plural(l.laneRows, "lane-row", "lane-rows"), l.subRows, l.laneRows,
+                               plural(l.rowsPerLane, "row", "rows"),
                                l.pattern == Pattern::ThreadRaked ? " (consecutive)" : " (strided by L)");
-  os.indent(indent) << formatv("{0} x {1} = {2} B per access{3}, {4} accesses and {5} elements per lane, {6} VGPRs\n",
-                               l.vec, name(t.dtype), l.bytesPerAccess(), l.vecIsAuto ? " (vec auto)" : "",
-                               l.accessesPerLane(), l.elementsPerLane(), tileVGPRs(t));
+  os.indent(indent) << formatv("{0} x {1} = {2} B per access{3}, {4} and {5} per lane, {6}\n", l.vec, name(t.dtype),
+                               l.bytesPerAccess(), l.vecIsAuto ? " (vec auto)" : "",
+                               plural(l.accessesPerLane(), "access", "accesses"),
+                               plural(l.elementsPerLane(), "element", "elements"), plural(tileVGPRs(t), "VGPR", "VGPRs"));
   LayoutRequest widest{l.pattern, l.rows, l.cols, l.elemBytes, name(t.dtype), l.threads, l.waveSize,
                        target.maxBytesPerLaneAccess, std::nullopt, std::make_pair(l.wavesY, l.wavesX)};
   unsigned best = widestLegalVec(widest);

@@ -8,12 +8,12 @@
 using namespace tilec;
 
 static const Target kTargets[] = {
-    {/*name=*/"gfx942", /*product=*/"MI300X", /*family=*/"CDNA3", /*waveSize=*/64, /*simdsPerCU=*/4,
+    {Arch::GFX942, /*name=*/"gfx942", /*product=*/"MI300X", /*family=*/"CDNA3", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/65536,
      /*ldsGranule=*/512, /*maxWorkgroupSize=*/1024, /*barrierSlotsPerCU=*/16, /*computeUnits=*/304,
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::FNUZ, /*minLLVMMajor=*/19},
-    {/*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
+    {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,
      /*ldsGranule=*/1280, /*maxWorkgroupSize=*/1024, /*barrierSlotsPerCU=*/16, /*computeUnits=*/256,

@@ -13,8 +13,12 @@ namespace tilec {
 
 enum class Fp8Encoding { FNUZ, OCP };
 
+/// The architectures tilec knows; tables elsewhere (MFMA.cpp) say which of them have an instruction.
+enum class Arch : unsigned { GFX942 = 1, GFX950 = 2 };
+
 /// Facts about one AMD GPU architecture.
 struct Target {
+  Arch arch;
   llvm::StringRef name;          ///< --offload-arch spelling, e.g. "gfx942"
   llvm::StringRef product;       ///< e.g. "MI300X"
   llvm::StringRef family;        ///< e.g. "CDNA3"

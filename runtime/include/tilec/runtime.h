@@ -69,30 +69,32 @@ template <int N, typename T> TILEC_DEVICE bool rows_aligned(const T *base, int c
   return cols % N == 0 && reinterpret_cast<std::uintptr_t>(base) % (N * sizeof(T)) == 0;
 }
 
-/// N consecutive elements of row `row` from column `col`, one element at a time; elements outside [rows) x [cols)
-/// read as zero. The path for tensors whose rows are not vector aligned.
+/// N consecutive elements of row `row` from column `col`, one element at a time; elements outside [0, rows) x
+/// [0, cols) read as zero. The path for tensors whose rows are not vector aligned.
 template <int N, typename T>
 TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols) {
   vec_t<T, N> v{};
   if constexpr (N == 1) {
-    if (row < rows && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
+    if (row >= 0 && row < rows && col >= 0 && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
-      if (row < rows && col + e < cols) v[e] = global_load<T>(base + static_cast<long>(row) * cols + col + e);
+      if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
+        v[e] = global_load<T>(base + static_cast<long>(row) * cols + col + e);
   }
   return v;
 }
 
-/// Stores N consecutive elements one at a time, dropping those outside [rows) x [cols).
+/// Stores N consecutive elements one at a time, dropping those outside [0, rows) x [0, cols).
 template <int N, typename T>
 TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, vec_t<T, N> v) {
   if constexpr (N == 1) {
-    if (row < rows && col < cols) global_store<T>(base + static_cast<long>(row) * cols + col, v);
+    if (row >= 0 && row < rows && col >= 0 && col < cols) global_store<T>(base + static_cast<long>(row) * cols + col, v);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
-      if (row < rows && col + e < cols) global_store<T>(base + static_cast<long>(row) * cols + col + e, T(v[e]));
+      if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
+        global_store<T>(base + static_cast<long>(row) * cols + col + e, T(v[e]));
   }
 }
 
@@ -211,7 +213,7 @@ template <Fp8Format F, int N> TILEC_DEVICE vec_t<float, N> fp8_to_f32(vec_t<unsi
 }
 
 /// Number of workgroups covering `n` elements in blocks of `block`.
-inline constexpr int ceil_div(int n, int block) { return (n + block - 1) / block; }
+inline constexpr int ceil_div(int n, int block) { return n / block + (n % block != 0); } // no overflow near INT_MAX
 
 } // namespace tilec
 

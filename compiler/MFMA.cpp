@@ -1,0 +1,87 @@
+//===- MFMA.cpp - The MFMA table and its lane layouts -----------------------===//
+//
+// Rows from ../shared/facts/mfma.md (AMD's Matrix Instruction Calculator, the CDNA3/CDNA4 ISA guides, LLVM's AMDGPU
+// backend). Operand types of the gfx942 builtins were checked against clang-19; the gfx950 builtins are not known to
+// clang-19 and follow mfma.md.
+//
+//===----------------------------------------------------------------------===//
+#include "MFMA.h"
+
+using namespace tilec;
+
+namespace {
+
+constexpr unsigned kBoth = static_cast<unsigned>(Arch::GFX942) | static_cast<unsigned>(Arch::GFX950);
+constexpr unsigned kGfx950 = static_cast<unsigned>(Arch::GFX950);
+
+// clang-format off
+const MFMAInstr kTable[] = {
+  // name                          builtin                                          m   n   k   A            B            C/D         kpl acc cyc  archs    A/B operand      C/D
+  {"v_mfma_f32_16x16x16_f16",     "__builtin_amdgcn_mfma_f32_16x16x16f16",        16, 16, 16, DType::F16,  DType::F16,  DType::F32,  4,  4, 16, kBoth,   "tilec::f16x4",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x8_f16",      "__builtin_amdgcn_mfma_f32_32x32x8f16",         32, 32,  8, DType::F16,  DType::F16,  DType::F32,  4, 16, 32, kBoth,   "tilec::f16x4",  "tilec::f32x16"},
+  {"v_mfma_f32_16x16x16_bf16",    "__builtin_amdgcn_mfma_f32_16x16x16bf16_1k",    16, 16, 16, DType::BF16, DType::BF16, DType::F32,  4,  4, 16, kBoth,   "tilec::i16x4",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x8_bf16",     "__builtin_amdgcn_mfma_f32_32x32x8bf16_1k",     32, 32,  8, DType::BF16, DType::BF16, DType::F32,  4, 16, 32, kBoth,   "tilec::i16x4",  "tilec::f32x16"},
+  {"v_mfma_i32_16x16x32_i8",      "__builtin_amdgcn_mfma_i32_16x16x32_i8",        16, 16, 32, DType::I8,   DType::I8,   DType::I32,  8,  4, 16, kBoth,   "long",          "tilec::i32x4"},
+  {"v_mfma_i32_32x32x16_i8",      "__builtin_amdgcn_mfma_i32_32x32x16_i8",        32, 32, 16, DType::I8,   DType::I8,   DType::I32,  8, 16, 32, kBoth,   "long",          "tilec::i32x16"},
+  {"v_mfma_f32_16x16x32_fp8_fp8", "__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8",   16, 16, 32, DType::FP8,  DType::FP8,  DType::F32,  8,  4, 16, kBoth,   "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_fp8_fp8", "__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8",   32, 32, 16, DType::FP8,  DType::FP8,  DType::F32,  8, 16, 32, kBoth,   "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_fp8_bf8", "__builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8",   16, 16, 32, DType::FP8,  DType::BF8,  DType::F32,  8,  4, 16, kBoth,   "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_fp8_bf8", "__builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8",   32, 32, 16, DType::FP8,  DType::BF8,  DType::F32,  8, 16, 32, kBoth,   "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf8_fp8", "__builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8",   16, 16, 32, DType::BF8,  DType::FP8,  DType::F32,  8,  4, 16, kBoth,   "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf8_fp8", "__builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8",   32, 32, 16, DType::BF8,  DType::FP8,  DType::F32,  8, 16, 32, kBoth,   "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf8_bf8", "__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8",   16, 16, 32, DType::BF8,  DType::BF8,  DType::F32,  8,  4, 16, kBoth,   "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf8_bf8", "__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8",   32, 32, 16, DType::BF8,  DType::BF8,  DType::F32,  8, 16, 32, kBoth,   "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x4_f32",      "__builtin_amdgcn_mfma_f32_16x16x4f32",         16, 16,  4, DType::F32,  DType::F32,  DType::F32,  1,  4, 32, kBoth,   "float",         "tilec::f32x4"},
+  {"v_mfma_f32_32x32x2_f32",      "__builtin_amdgcn_mfma_f32_32x32x2f32",         32, 32,  2, DType::F32,  DType::F32,  DType::F32,  1, 16, 64, kBoth,   "float",         "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_f16",     "__builtin_amdgcn_mfma_f32_16x16x32_f16",       16, 16, 32, DType::F16,  DType::F16,  DType::F32,  8,  4, 16, kGfx950, "tilec::f16x8",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_f16",     "__builtin_amdgcn_mfma_f32_32x32x16_f16",       32, 32, 16, DType::F16,  DType::F16,  DType::F32,  8, 16, 32, kGfx950, "tilec::f16x8",  "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf16",    "__builtin_amdgcn_mfma_f32_16x16x32_bf16",      16, 16, 32, DType::BF16, DType::BF16, DType::F32,  8,  4, 16, kGfx950, "tilec::bf16x8", "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf16",    "__builtin_amdgcn_mfma_f32_32x32x16_bf16",      32, 32, 16, DType::BF16, DType::BF16, DType::F32,  8, 16, 32, kGfx950, "tilec::bf16x8", "tilec::f32x16"},
+};
+// clang-format on
+
+} // namespace
+
+llvm::ArrayRef<MFMAInstr> tilec::allMFMA() { return kTable; }
+
+const MFMAInstr *tilec::lookupMFMA(llvm::StringRef name) {
+  for (const MFMAInstr &i : kTable)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+std::string tilec::mfmaNamesFor(const Target &target, std::optional<DType> a) {
+  std::string out;
+  for (const MFMAInstr &i : kTable)
+    if (i.availableOn(target) && (!a || i.a == *a)) out += (out.empty() ? "" : ", ") + i.name.str();
+  return out;
+}
+
+LaneSlot tilec::laneOfA(const MFMAInstr &ins, unsigned i, unsigned k) {
+  return {i + ins.m * (k / ins.kPerLane), k % ins.kPerLane};
+}
+
+LaneSlot tilec::laneOfB(const MFMAInstr &ins, unsigned k, unsigned j) {
+  return {j + ins.n * (k / ins.kPerLane), k % ins.kPerLane};
+}
+
+LaneSlot tilec::laneOfD(const MFMAInstr &ins, unsigned i, unsigned j) {
+  if (ins.m == 16) return {j + 16 * (i / 4), i % 4};
+  return {j + 32 * ((i / 4) % 2), 4 * (i / 8) + i % 4};
+}
+
+const MFMAInstr *tilec::chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
+                                   unsigned kStep) {
+  const MFMAInstr *best = nullptr;
+  auto rank = [](const MFMAInstr &i) {
+    // Prefer the doubled-K 16-bit forms (gfx950 only), then the 32x32 shapes.
+    bool doubledK = (i.a == DType::F16 || i.a == DType::BF16) && i.kPerLane == 8;
+    return (doubledK ? 4 : 0) + (i.m == 32 ? 2 : 0);
+  };
+  for (const MFMAInstr &i : kTable) {
+    if (!i.availableOn(target) || i.a != a || i.b != b || i.acc != acc) continue;
+    if (waveM % i.m != 0 || waveN % i.n != 0 || (kStep && kStep % i.k != 0)) continue;
+    if (!best || rank(i) > rank(*best)) best = &i;
+  }
+  return best;
+}

@@ -1,0 +1,68 @@
+//===- MFMA.h - The matrix instructions of gfx942 and gfx950 ----------------===//
+//
+// One declarative table of every MFMA instruction tilec uses (../shared/facts/mfma.md): shape, dtypes, how many A/B
+// values and C/D values each lane holds, cycles, the clang builtin and the C++ type of its A/B operands, and on which
+// architectures it exists. The lane layouts (which lane and element hold A[i][k], B[k][j], D[i][j]) are formulas over
+// the table's numbers. Nothing else in tilec spells an MFMA mnemonic or builtin.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_MFMA_H
+#define TILEC_MFMA_H
+
+#include "DType.h"
+#include "Target.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace tilec {
+
+struct MFMAInstr {
+  llvm::StringRef name;        ///< ISA mnemonic, e.g. "v_mfma_f32_32x32x8_f16"
+  llvm::StringRef builtin;     ///< clang builtin, e.g. "__builtin_amdgcn_mfma_f32_32x32x8f16"
+  unsigned m, n, k;            ///< D (m x n) += A (m x k) * B (k x n)
+  DType a, b, acc;             ///< A, B and C/D element types
+  unsigned kPerLane;           ///< A (and B) values per lane, consecutive in K
+  unsigned accPerLane;         ///< C/D values per lane
+  unsigned cycles;             ///< issue cycles of one instruction on one SIMD
+  unsigned archs;              ///< bit set of Arch
+  llvm::StringRef operandType; ///< C++ type of the A/B operand in emitted code
+  llvm::StringRef accType;     ///< C++ type of C/D
+
+  bool availableOn(const Target &t) const { return archs & static_cast<unsigned>(t.arch); }
+  /// Lane groups splitting K: 64 / m (2 for 32x32 shapes, 4 for 16x16).
+  unsigned kGroups() const { return 64 / m; }
+  /// Multiply-adds per instruction.
+  unsigned macs() const { return m * n * k; }
+};
+
+/// Which lane holds an element of an operand, and where in the lane's vector.
+struct LaneSlot {
+  unsigned lane, elem;
+};
+
+/// Every instruction of the table.
+llvm::ArrayRef<MFMAInstr> allMFMA();
+/// The instruction with this mnemonic, or nullptr.
+const MFMAInstr *lookupMFMA(llvm::StringRef name);
+/// Names of the instructions available on `target` taking `a`/`b` operands, for messages.
+std::string mfmaNamesFor(const Target &target, std::optional<DType> a = std::nullopt);
+
+/// A[i][k]: lane = i + m * (k / kPerLane), elem = k % kPerLane.
+LaneSlot laneOfA(const MFMAInstr &ins, unsigned i, unsigned k);
+/// B[k][j]: lane = j + n * (k / kPerLane), elem = k % kPerLane.
+LaneSlot laneOfB(const MFMAInstr &ins, unsigned k, unsigned j);
+/// D[i][j]: 16x16: lane = j + 16 * (i / 4), elem = i % 4; 32x32: lane = j + 32 * ((i / 4) % 2),
+/// elem = 4 * (i / 8) + i % 4.
+LaneSlot laneOfD(const MFMAInstr &ins, unsigned i, unsigned j);
+
+/// `mfma auto`: the instruction for these dtypes on `target` whose blocks tile a wave's part (waveM x waveN) and
+/// whose K divides kStep (0: not known yet). On gfx950 the K32/K16 f16 and bf16 forms come first; then 32x32 over
+/// 16x16 (twice the work per fragment read). nullptr when none fits.
+const MFMAInstr *chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
+                            unsigned kStep);
+
+} // namespace tilec
+
+#endif
