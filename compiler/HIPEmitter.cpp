@@ -514,6 +514,8 @@ void tilec::emitHIP(const Module &module, llvm::StringRef sourceName, llvm::raw_
   if (t.minLLVMMajor > 19)
     os << formatv("// {0} needs a compiler built on LLVM >= {1} (e.g. ROCm 7); LLVM 19 cannot compile this file.\n",
                   t.name, t.minLLVMMajor);
+  // The target, for the emulator (fp8 MFMA operands are FNUZ on gfx942, OCP on gfx950).
+  os << "#define TILEC_ARCH_" << t.name.upper() << " 1\n";
   os << "#include \"tilec/runtime.h\"\n\n";
   for (const auto &k : module.kernels) KernelEmitter(*k, t, os).emit();
 }

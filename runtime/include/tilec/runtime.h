@@ -38,6 +38,7 @@ TILEC_VECTOR_TYPES(f16, _Float16)
 TILEC_VECTOR_TYPES(bf16, __bf16)
 TILEC_VECTOR_TYPES(i8, signed char)
 TILEC_VECTOR_TYPES(i32, int)
+TILEC_VECTOR_TYPES(i16, short)         // bf16 MFMA operands of the gfx942 builtins (*_bf16_1k) are short vectors
 TILEC_VECTOR_TYPES(fp8, unsigned char) // raw fp8/bf8 bytes; the encoding is named where they are converted
 #undef TILEC_VECTOR_TYPES
 
