@@ -146,6 +146,25 @@ private:
       const Layout &l = tile->layout;
       line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
     }
+    for (const auto &l : k.ldsBuffers) {
+      line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
+                         l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
+                         l->storedRows(), l->storedCols(), l->pad, l->bytes());
+      line(1) << formatv("__shared__ {0} {1}[{2} * {3}];\n", info(l->dtype).cppType, l->name, l->storedRows(),
+                         l->pitch());
+    }
+    for (const auto &a : k.accs) {
+      const MFMAInstr &ins = *a->instr;
+      line(1) << formatv("// Accumulator {0}: {1} waves [{2}, {3}]; each wave owns {4} x {5} = {6} x {7} blocks of "
+                         "{8} x {9}, {10} values per lane each.\n",
+                         a->name, ins.name, a->wavesY, a->wavesX, a->waveRows(), a->waveCols(), a->blocksY(),
+                         a->blocksX(), ins.m, ins.n, ins.accPerLane);
+      line(1) << formatv("{0} {1}[{2}][{3}] = {{};\n", ins.accType, a->name, a->blocksY(), a->blocksX());
+      std::string wy = k.waves(t) == 1 ? "0" : (a->wavesX == 1 ? "wave" : formatv("(wave / {0})", a->wavesX).str());
+      std::string wx = k.waves(t) == 1 || a->wavesX == 1 ? "0" : formatv("(wave % {0})", a->wavesX).str();
+      line(1) << formatv("const int {0}_row = {1};\n", a->name, wy == "0" ? "0" : term(wy, a->waveRows()));
+      line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
+    }
     for (const auto &tile : k.tiles) {
       std::string sharing;
       for (const auto &other : k.tiles)
@@ -194,6 +213,7 @@ private:
     }
     case Stmt::Kind::Store: {
       auto &st = llvm::cast<Store>(s);
+      if (st.value->acc) return accStore(st, depth);
       const Layout &l = *st.value->layout;
       accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
         storeAccess(*st.tensor, *st.row, *st.col, l, v, d);
@@ -212,7 +232,100 @@ private:
     case Stmt::Kind::Barrier:
       line(depth) << "tilec::barrier();\n";
       return;
+    case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
+    case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
     }
+  }
+
+  /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
+  /// keep it aligned, element by element for transposed buffers.
+  void ldsWrite(const LdsWrite &w, unsigned depth) {
+    const Layout &l = w.src->layout;
+    const LdsBuffer &b = *w.dst;
+    const LanePosition &p = lanePosition(l, w.src->name);
+    line(depth) << "// " << sourceText(w.loc) << "\n";
+    if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
+    std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
+    line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
+    line(depth + 1) << formatv("const int col = {0};\n", p.col);
+    std::string type = vecType(b.dtype, l.vec);
+    bool vectorWrite = !b.transposed && (b.pitch() * sizeOf(b.dtype)) % (l.vec * sizeOf(b.dtype)) == 0;
+    if (vectorWrite) {
+      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col], {3}[i]);\n", type, b.name, b.pitch(),
+                                 w.src->name);
+    } else if (l.vec == 1) {
+      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[{2}], {3}[i]);\n", info(b.dtype).cppType, b.name,
+                                 b.transposed ? formatv("col * {0} + row", b.pitch()).str()
+                                              : formatv("row * {0} + col", b.pitch()).str(),
+                                 w.src->name);
+    } else {
+      line(depth + 1) << "#pragma unroll\n";
+      line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
+      line(depth + 2) << formatv("tilec::lds_store<{0}>(&{1}[{2}], {3}[i][e]);\n", info(b.dtype).cppType, b.name,
+                                 b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
+                                              : formatv("row * {0} + col + e", b.pitch()).str(),
+                                 w.src->name);
+    }
+    line(depth) << "}\n";
+  }
+
+  /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
+  /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
+  void mma(const MMA &m, unsigned depth) {
+    const AccTile &a = *m.acc;
+    const MFMAInstr &ins = *a.instr;
+    line(depth) << "// " << sourceText(m.loc) << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
+                                                          ins.k, a.blocksY(), a.blocksX(), ins.name);
+    if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
+    unsigned d = depth + 1;
+    line(d) << formatv("const int k = kk + (lane / {0}) * {1};  // this lane's K values: k .. k + {2}\n", ins.m,
+                       ins.kPerLane, ins.kPerLane - 1);
+    line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
+    auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
+                         const std::string &origin) {
+      if (count > 1) line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
+      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>(&{3}[({4} + {1} * {5} + lane % {5}) * {6} + k]);\n",
+                             frag, block, ins.operandType, buf.name, origin, size, buf.pitch());
+    };
+    fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
+    fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
+    if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
+    line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+    if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
+    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+    line(d + 2) << formatv("{0}[bi][bj] = {1}(a_frag[bi], b_frag[bj], {0}[bi][bj], 0, 0, 0);\n", a.name, ins.builtin);
+    line(depth) << "}\n";
+  }
+
+  /// store T[window] = value over an accumulator's layout: per block and per value of the lane, the element's row and
+  /// column from the instruction's C/D layout; one element per store (a lane's values run down a column).
+  void accStore(const Store &st, unsigned depth) {
+    const AccTile &a = *st.value->acc;
+    const MFMAInstr &ins = *a.instr;
+    const Tensor &y = *st.tensor;
+    line(depth) << "// " << sourceText(st.loc) << "\n";
+    line(depth) << formatv("// Lane l holds column l % {0} of each {1} x {2} block, at rows {3}.\n", ins.n, ins.m, ins.n,
+                           ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32) + e % 4");
+    std::string rowInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32) + e % 4";
+    line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+    line(depth + 1) << "#pragma unroll\n";
+    line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+    line(depth + 2) << "#pragma unroll\n";
+    line(depth + 2) << formatv("for (int e = 0; e < {0}; ++e) {{\n", ins.accPerLane);
+    unsigned d = depth + 3;
+    line(d) << formatv("const int row = {0};\n",
+                       sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(), rowInBlock}));
+    line(d) << formatv("const int col = {0};\n",
+                       sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(),
+                            formatv("lane % {0}", ins.n).str()}));
+    std::string v = valueExpr(*st.value, 1, /*top=*/true);
+    line(d) << formatv("if ({0}) tilec::global_store<{1}>({2}, {3});\n", inBounds(y, "row", "col", *st.row, *st.col),
+                       info(y.dtype).cppType, address(y, "row", "col"), v);
+    line(depth + 2) << "}\n";
   }
 
   /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
@@ -396,6 +509,7 @@ private:
     };
     switch (v.kind) {
     case Value::Kind::TileRef: return v.tile->name + "[i]";
+    case Value::Kind::AccRef: return v.acc->name + "[bi][bj][e]";
     case Value::Kind::ScalarRef: return v.scalar->name;
     case Value::Kind::Const: return constant(v);
     case Value::Kind::Load: return loadNames.at(&v);

@@ -125,6 +125,17 @@ private:
     for (const Assumption &a : k.assumptions) os << ", assume " << a.symbol << " % " << a.modulus << " == 0";
     os << " {\n";
     for (const auto &t : k.tiles) tile(*t);
+    for (const auto &l : k.ldsBuffers)
+      os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
+         << (l->transposed ? " stored transposed" : "") << "  // " << l->storedRows() << " x " << l->pitch() << " = "
+         << l->bytes() << " B\n";
+    for (const auto &a : k.accs) {
+      os << "  acc %" << a->name << ": " << name(a->dtype) << "[" << a->rows << ", " << a->cols << "] mfma "
+         << (a->instr ? a->instr->name : "auto") << " waves [" << a->wavesY << ", " << a->wavesX << "]";
+      if (a->instr) os << "  // per wave " << a->blocksY() << " x " << a->blocksX() << " blocks, " << a->registers()
+                       << " accumulators per lane";
+      os << "\n";
+    }
     body(k.body, 1);
     os << "}\n";
   }
@@ -184,12 +195,24 @@ private:
     case Stmt::Kind::Barrier:
       os << "barrier\n";
       return;
+    case Stmt::Kind::LdsWrite: {
+      auto &w = cast<LdsWrite>(s);
+      os << "%" << w.dst->name << " = lds_write %" << w.src->name << "\n";
+      return;
+    }
+    case Stmt::Kind::MMA: {
+      auto &m = cast<MMA>(s);
+      os << "%" << m.acc->name << " += mma(%" << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
+         << m.acc->instr->name << "\n";
+      return;
+    }
     }
   }
 
   void value(const Value &v) {
     switch (v.kind) {
     case Value::Kind::TileRef: os << "%" << v.tile->name; return;
+    case Value::Kind::AccRef: os << "%" << v.acc->name; return;
     case Value::Kind::ScalarRef: os << "%" << v.scalar->name; return;
     case Value::Kind::Const: os << v.spelling << ":" << name(v.dtype); return;
     case Value::Kind::Load:

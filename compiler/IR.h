@@ -14,6 +14,7 @@
 
 #include "DType.h"
 #include "Layout.h"
+#include "MFMA.h"
 #include "Target.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/raw_ostream.h"
@@ -59,6 +60,40 @@ struct Tile {
   unsigned cols() const { return layout.cols; }
 };
 
+/// An LDS buffer: `lds name: dtype[rows, cols] pad p`, one per workgroup. Stored row by row, `pitch()` elements
+/// apart. A buffer that an mma reads as its B operand in [K, N] form is stored transposed, as [N][K + pad], so every
+/// MFMA fragment (consecutive K values of one row or column) is one contiguous LDS read.
+struct LdsBuffer {
+  std::string name;
+  DType dtype;
+  unsigned rows = 0, cols = 0; ///< as declared
+  unsigned pad = 0;            ///< elements added to each stored row
+  bool transposed = false;     ///< stored as [cols][rows + pad]
+  SMRange loc;
+  unsigned storedRows() const { return transposed ? cols : rows; }
+  unsigned storedCols() const { return transposed ? rows : cols; }
+  unsigned pitch() const { return storedCols() + pad; }
+  unsigned bytes() const { return storedRows() * pitch() * sizeOf(dtype); }
+};
+
+/// An accumulator tile: `acc name: dtype[rows, cols] mfma instr waves [Wy, Wx]`. Wave (w / Wx, w % Wx) owns a
+/// (rows / Wy) x (cols / Wx) part, split into blocksY x blocksX instruction blocks whose elements sit in the
+/// instruction's C/D lane layout. It starts at zero.
+struct AccTile {
+  std::string name;
+  DType dtype;
+  unsigned rows = 0, cols = 0;
+  const MFMAInstr *instr = nullptr; ///< nullptr until `mfma auto` is resolved by the first mma
+  unsigned wavesY = 0, wavesX = 0;
+  SMRange loc;
+  unsigned waveRows() const { return rows / wavesY; }
+  unsigned waveCols() const { return cols / wavesX; }
+  unsigned blocksY() const { return waveRows() / instr->m; }
+  unsigned blocksX() const { return waveCols() / instr->n; }
+  /// Accumulator registers per lane.
+  unsigned registers() const { return blocksY() * blocksX() * instr->accPerLane; }
+};
+
 /// `assume symbol % modulus == 0`.
 struct Assumption {
   std::string symbol;
@@ -85,11 +120,12 @@ enum class ValueOp { Neg, Add, Sub, Mul, Div, Rem, Max, Min };
 llvm::StringRef spelling(ValueOp op);
 
 struct Value {
-  enum class Kind { TileRef, ScalarRef, Const, Load, Unary, Binary, Cast };
+  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast };
   Kind kind;
   DType dtype;                  ///< element type of the result
   bool isTile = false;          ///< varies per element (else uniform: broadcast)
-  const Layout *layout = nullptr; ///< distribution of a tile value
+  const Layout *layout = nullptr; ///< distribution of a tile value in a register tile's layout
+  const AccTile *acc = nullptr;   ///< AccRef, and any value distributed like an accumulator
   const Tile *tile = nullptr;   ///< TileRef
   const Scalar *scalar = nullptr; ///< ScalarRef
   double constant = 0;          ///< Const
@@ -104,7 +140,7 @@ using ValuePtr = std::unique_ptr<Value>;
 
 //===--- Statements ---===//
 
-#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier)
+#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA)
 
 struct Stmt {
   enum class Kind {
@@ -152,6 +188,24 @@ struct Barrier : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::Barrier; }
 };
 
+/// lds = tile: the register tile's elements written to the LDS buffer (transposed if the buffer is).
+struct LdsWrite : Stmt {
+  LdsWrite(SMRange loc) : Stmt(Kind::LdsWrite, loc) {}
+  const LdsBuffer *dst = nullptr;
+  const Tile *src = nullptr;
+  static bool classof(const Stmt *s) { return s->kind == Kind::LdsWrite; }
+};
+
+/// acc += a x b with `acc->instr`: a is [M, K] in LDS, b is [K, N] (stored transposed) or, for
+/// `mma(a, transpose(b))`, b is [N, K]; either way both are read as rows contiguous in K.
+struct MMA : Stmt {
+  MMA(SMRange loc) : Stmt(Kind::MMA, loc) {}
+  const AccTile *acc = nullptr;
+  const LdsBuffer *a = nullptr, *b = nullptr;
+  unsigned k = 0; ///< the K extent of this product
+  static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
+};
+
 struct Kernel {
   std::string name;
   SMRange loc;
@@ -161,6 +215,8 @@ struct Kernel {
   const Tensor *gridTensor = nullptr;
   unsigned gridTileRows = 0, gridTileCols = 0;
   std::vector<std::unique_ptr<Tile>> tiles;
+  std::vector<std::unique_ptr<LdsBuffer>> ldsBuffers;
+  std::vector<std::unique_ptr<AccTile>> accs;
   std::vector<Assumption> assumptions;
   Body body;
 

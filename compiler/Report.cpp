@@ -23,7 +23,7 @@ void add(const ir::Kernel &k, const ir::Tensor *t, const Layout &l, const ir::Ti
          std::vector<AccessPlan> &out) {
   for (const AccessPlan &p : out)
     if (p.tensor == t && p.vec == l.vec && p.isStore == store) return;
-  out.push_back({t, via, l.vec, l.vec * sizeOf(t->dtype), store, k.divisible(t->cols, l.vec)});
+  out.push_back({t, via, nullptr, l.vec, l.vec * sizeOf(t->dtype), store, k.divisible(t->cols, l.vec)});
 }
 
 void collectValue(const ir::Kernel &k, const ir::Value &v, const ir::Tile *dst, std::vector<AccessPlan> &out) {
@@ -35,6 +35,10 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
   for (const ir::StmtPtr &s : body) {
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) collectValue(k, *a->value, a->dst, out);
     else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
+      if (st->value->acc) { // one element per store, in the accumulator's layout
+        out.push_back({st->tensor, nullptr, st->value->acc, 1, sizeOf(st->tensor->dtype), true, true});
+        continue;
+      }
       collectValue(k, *st->value, tileOf(*st->value), out);
       add(k, st->tensor, *st->value->layout, tileOf(*st->value), true, out);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
@@ -58,10 +62,13 @@ std::string launcherSignature(const ir::Kernel &k) {
 /// Two lines per access: its width, then what decides whether the vector path runs.
 std::string accessText(const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
-  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : 0;
+  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : p.viaAcc ? p.viaAcc->registers() : 0;
+  std::string via = p.via ? " via " + p.via->name : p.viaAcc ? " via " + p.viaAcc->name : "";
   std::string out = formatv("{0} {1}{2}: {3} x {4} B per lane ({5} x {6})\n", p.isStore ? "store" : "load ",
-                            p.tensor->name, p.via ? " via " + p.via->name : "", accesses, p.bytes, p.vec,
-                            name(p.tensor->dtype));
+                            p.tensor->name, via, accesses, p.bytes, p.vec, name(p.tensor->dtype));
+  if (p.viaAcc)
+    return out + formatv("      one element per store: a lane's accumulator values run down a column of the {0} "
+                         "layout; consecutive lanes write consecutive columns\n", p.viaAcc->instr->name).str();
   if (p.vec == 1) return out + "      one element per access\n";
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();

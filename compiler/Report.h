@@ -29,6 +29,7 @@ void writeOccupancy(const Occupancy &o, llvm::json::OStream &json);
 struct AccessPlan {
   const ir::Tensor *tensor;
   const ir::Tile *via;      ///< whose distribution the access follows (nullptr: an expression's)
+  const ir::AccTile *viaAcc; ///< or the accumulator whose C/D layout it follows
   unsigned vec;
   unsigned bytes;
   bool isStore;

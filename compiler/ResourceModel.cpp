@@ -9,7 +9,9 @@
 //   SGPRs (per wave): the kernel-argument pointer (2), the workgroup ids (2), each tensor pointer (2) and scalar
 //   argument (1), the block origin (2), per run-time alignment check a lane mask (2), per loop its counter and bound
 //   (2), and the saved exec mask of the masked accesses (2).
-//   LDS: none before `lds` buffers exist.
+//   AGPRs: the accumulator tiles' values (blocks per wave x values per lane); clang may place some in ArchVGPRs.
+//   The widest statement includes an mma's A and B fragments (one per block row and column).
+//   LDS: each buffer, stored rows x (contiguous extent + pad) x element size.
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
@@ -47,7 +49,13 @@ void scan(const ir::Body &body, Widest &w) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
+    } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
+      // One A fragment per block row and one B fragment per block column, each kPerLane values.
+      const ir::AccTile &a = *m->acc;
+      unsigned perFragment = (a.instr->kPerLane * sizeOf(a.instr->a) + 3) / 4;
+      n = (a.blocksY() + a.blocksX()) * perFragment;
     } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
+      if (st->value->acc) continue;
       unsigned vec = st->value->layout->vec;
       n = temporaries(*st->value, vec) +
           (st->value->kind == ir::Value::Kind::TileRef ? 0 : registersPerAccess(vec, st->tensor->dtype));
@@ -84,6 +92,7 @@ struct Liveness {
       unsigned at = next++;
       if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(a->dst, at, ls, le), value(*a->value, at, ls, le);
       else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
+      else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(w->src, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
         // Inside the outermost loop, the loop's whole range is what counts.
@@ -154,6 +163,19 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t) 
        2 * distributions);
   vgpr("address (64-bit), row and column of an access", 4);
   vgpr("thread id", 1);
+  for (const auto &a : k.accs) {
+    if (!a->instr) continue;
+    e.agprItems.push_back({formatv("acc {0}: {1} x {2} blocks x {3} values of {4}", a->name, a->blocksY(),
+                                   a->blocksX(), a->instr->accPerLane, a->instr->name),
+                           a->registers(), a->loc});
+    e.agprs += a->registers();
+  }
+  for (const auto &l : k.ldsBuffers) {
+    e.ldsItems.push_back({formatv("lds {0}: {1} x ({2} + {3}) x {4} B", l->name, l->storedRows(), l->storedCols(),
+                                  l->pad, sizeOf(l->dtype)),
+                          l->bytes(), l->loc});
+    e.ldsBytes += l->bytes();
+  }
 
   unsigned pointers = 0, scalars = 0;
   pointers = k.tensors.size();
@@ -204,8 +226,12 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
       continue;
     }
     if (e.ldsBytes > t.ldsBytesPerCU) {
-      diags.error(k->loc, formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}",
-                                  k->name, e.ldsBytes, t.ldsBytesPerCU, t.name));
+      std::string items;
+      for (const ResourceItem &item : e.ldsItems)
+        items += formatv("{0}{1} ({2})", items.empty() ? "" : " + ", item.count, item.what).str();
+      diags.error(e.ldsItems.empty() ? k->loc : e.ldsItems.back().loc,
+                  formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}: {4}",
+                          k->name, e.ldsBytes, t.ldsBytesPerCU, t.name, items));
       ok = false;
       continue;
     }

@@ -70,7 +70,8 @@ private:
       index(*st.row);
       index(*st.col);
       value(*st.value);
-      if (!st.value->isTile || !st.value->layout) fail(s.loc, "store of a value without a distribution");
+      if (!st.value->isTile || (!st.value->layout && !st.value->acc))
+        fail(s.loc, "store of a value without a distribution");
       if (st.value->dtype != st.tensor->dtype) fail(s.loc, "store changes dtype without a cast");
       return;
     }
@@ -86,6 +87,27 @@ private:
       return;
     }
     case Stmt::Kind::Barrier: return;
+    case Stmt::Kind::LdsWrite: {
+      auto &w = cast<LdsWrite>(s);
+      if (!w.dst || !w.src || w.dst->rows != w.src->rows() || w.dst->cols != w.src->cols() ||
+          w.dst->dtype != w.src->dtype)
+        fail(s.loc, "LDS write between different shapes or dtypes");
+      return;
+    }
+    case Stmt::Kind::MMA: {
+      auto &m = cast<MMA>(s);
+      const MFMAInstr *ins = m.acc ? m.acc->instr : nullptr;
+      if (!ins || !m.a || !m.b) return fail(s.loc, "mma without an instruction or operands");
+      if (!ins->availableOn(target)) fail(s.loc, llvm::formatv("{0} is not available on {1}", ins->name, target.name));
+      if (m.a->dtype != ins->a || m.b->dtype != ins->b || m.acc->dtype != ins->acc)
+        fail(s.loc, "mma operand dtypes differ from the instruction's");
+      if (m.k == 0 || m.k % ins->k != 0) fail(s.loc, "mma K is not a multiple of the instruction's K");
+      if (m.acc->waveRows() % ins->m != 0 || m.acc->waveCols() % ins->n != 0)
+        fail(s.loc, "accumulator does not split into whole instruction blocks");
+      if (m.a->storedRows() != m.acc->rows || m.b->storedRows() != m.acc->cols)
+        fail(s.loc, "mma operands do not match the accumulator's shape");
+      return;
+    }
     }
   }
 
@@ -108,10 +130,13 @@ private:
 
   void value(const Value &v) {
     for (const auto &op : v.operands) value(*op);
-    if (v.isTile && !v.layout) fail(v.loc, "tile value without a distribution");
+    if (v.isTile && !v.layout && !v.acc) fail(v.loc, "tile value without a distribution");
     switch (v.kind) {
     case Value::Kind::TileRef:
       if (!v.tile || v.layout != &v.tile->layout || v.dtype != v.tile->dtype) fail(v.loc, "inconsistent tile reference");
+      return;
+    case Value::Kind::AccRef:
+      if (!v.acc || !v.acc->instr || v.dtype != v.acc->dtype) fail(v.loc, "inconsistent accumulator reference");
       return;
     case Value::Kind::ScalarRef:
       if (!v.scalar || v.isTile || v.dtype != v.scalar->dtype) fail(v.loc, "inconsistent scalar reference");

@@ -18,6 +18,8 @@
 #elif defined(TILEC_EMULATOR)
 #include "tilec/emulator.h"
 #define TILEC_DEVICE inline
+// Workgroups run one after another, so a function-static array is exactly one workgroup's LDS.
+#define __shared__ static
 #else
 #define TILEC_DEVICE inline
 #endif
@@ -63,6 +65,10 @@ template <typename V, typename T> TILEC_DEVICE void global_store(T *p, V v) {
 #endif
   *reinterpret_cast<V *>(p) = v;
 }
+
+/// One access of V at `p` in LDS: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for 8, ds_read_b128 for 16).
+template <typename V, typename T> TILEC_DEVICE V lds_load(const T *p) { return *reinterpret_cast<const V *>(p); }
+template <typename V, typename T> TILEC_DEVICE void lds_store(T *p, V v) { *reinterpret_cast<V *>(p) = v; }
 
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
 /// so N-element accesses at columns that are multiples of N are aligned.
