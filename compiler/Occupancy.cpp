@@ -7,6 +7,8 @@
 //   slots:   n = ceil(workgroup / 64) waves per workgroup; 32 workgroups per CU if n == 1 else min(32 / n, 16)
 //   LDS:     groups = LDS per CU / ceil_granule(lds); waves = min(ceil(min(groups, slots) * n / 4), 8)
 //   result:  the minimum; the resource giving it is the limiter.
+//   launch:  a workgroup is resident as a whole: its LDS must fit the CU, and its ceil(n / 4) waves per SIMD must fit
+//            the registers (1024 threads need 4 waves per SIMD, so at most 128 VGPRs); otherwise it cannot launch.
 //
 //===----------------------------------------------------------------------===//
 #include "Occupancy.h"
@@ -48,6 +50,7 @@ namespace {
 /// The limits alone, without text: used both for the result and to check hints.
 struct Limits {
   unsigned vgpr, sgpr, lds, workgroups, result;
+  bool fits; ///< one whole workgroup fits on a CU: its LDS, and its ceil(n / SIMDs) waves per SIMD in the registers
 };
 
 Limits limitsOf(const Target &t, const KernelResources &r) {
@@ -62,6 +65,8 @@ Limits limitsOf(const Target &t, const KernelResources &r) {
   l.lds = std::min(ceilDiv(groups * n, t.simdsPerCU), t.maxWavesPerSimd);
   l.workgroups = std::min(ceilDiv(slots * n, t.simdsPerCU), t.maxWavesPerSimd);
   l.result = std::min({l.vgpr, l.sgpr, l.lds, l.workgroups});
+  l.fits = lds <= t.ldsBytesPerCU && r.archVgprs <= t.maxArchVgprs && r.agprs <= t.maxAgprs &&
+           total <= t.vgprsPerLane && ceilDiv(n, t.simdsPerCU) <= std::min(l.vgpr, l.sgpr);
   return l;
 }
 
@@ -84,8 +89,7 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
   o.ldsLimit = l.lds;
   o.workgroupLimit = l.workgroups;
   o.wavesPerSimd = l.result;
-  o.launchable = o.ldsAllocated <= t.ldsBytesPerCU && r.archVgprs <= t.maxArchVgprs && r.agprs <= t.maxAgprs &&
-                 o.totalVgprs <= t.vgprsPerLane;
+  o.launchable = l.fits;
   if (!o.launchable) o.wavesPerSimd = 0;
 
   // The limiter: the first resource (in this order) whose limit is the result, when it is below the maximum.
@@ -131,7 +135,11 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
                                    o.ldsWorkgroupsPerCU, o.ldsWorkgroupsPerCU == 1 ? "" : "s", n, n == 1 ? "" : "s",
                                    l.lds, wavesWord(l.lds)));
   if (!o.launchable) {
-    o.derivation.push_back("occupancy: 0, one workgroup does not fit on a CU");
+    unsigned needed = ceilDiv(n, t.simdsPerCU), registers = std::min(l.vgpr, l.sgpr);
+    o.derivation.push_back(o.ldsAllocated <= t.ldsBytesPerCU && needed > registers
+                               ? formatv("occupancy: 0, one workgroup does not fit on a CU: its {0} waves need {1} "
+                                         "per SIMD, the registers allow {2}", n, needed, registers).str()
+                               : std::string("occupancy: 0, one workgroup does not fit on a CU"));
     return o;
   }
   o.derivation.push_back(formatv("occupancy: min({0}, {1}, {2}, {3}) = {4} {7} per SIMD, {5} per CU{6}", l.vgpr,
@@ -140,9 +148,12 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
                                                             : (", limited by " + limiterName(o.limiter)).str(),
                                  wavesWord(o.wavesPerSimd)));
 
-  // Hints for each binding resource: the largest use that would allow one more wave, verified by recomputing.
-  auto verified = [&](KernelResources changed, unsigned waves, unsigned Limits::*field) {
-    return (limitsOf(t, changed).*field) >= waves;
+  // Hints for each binding resource: the largest use that would allow one more wave, verified by recomputing the
+  // whole occupancy (not only this resource's limit: when two resources tie, changing one alone raises nothing, and
+  // no hint is printed for it).
+  auto verified = [&](KernelResources changed, unsigned waves) {
+    Limits cl = limitsOf(t, changed);
+    return cl.fits && cl.result >= waves;
   };
   unsigned next = o.wavesPerSimd + 1;
   if (o.wavesPerSimd < t.maxWavesPerSimd && l.vgpr == o.wavesPerSimd) {
@@ -150,14 +161,14 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
     KernelResources c = r;
     if (r.agprs) c.agprs = fit > arch4 ? fit - arch4 : 0, c.archVgprs = std::min(r.archVgprs, fit);
     else c.archVgprs = fit;
-    if (verified(c, next, &Limits::vgpr))
+    if (verified(c, next))
       o.hints.push_back(formatv("{0} VGPRs per lane allow {1} wave{2} per SIMD; {3} or fewer would allow {4}",
                                 o.totalVgprs, l.vgpr, l.vgpr == 1 ? "" : "s", fit, next));
   }
   if (o.wavesPerSimd < t.maxWavesPerSimd && l.sgpr == o.wavesPerSimd) {
     KernelResources c = r;
     c.sgprs = 100 - t.reservedSgprs;
-    if (verified(c, next, &Limits::sgpr))
+    if (verified(c, next))
       o.hints.push_back(formatv("{0} SGPRs (with the {1} reserved) allow {2} waves per SIMD; {3} explicit SGPRs or "
                                 "fewer would allow {4}", o.sgprsWithReserved, t.reservedSgprs, l.sgpr, c.sgprs, next));
   }
@@ -167,7 +178,7 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
     unsigned fit = t.ldsBytesPerCU / groups / t.ldsGranule * t.ldsGranule;
     KernelResources c = r;
     c.ldsBytes = fit;
-    if (fit && verified(c, next, &Limits::lds))
+    if (fit && verified(c, next))
       o.hints.push_back(formatv("{0} of LDS allows {1} workgroup{2} per CU; {3} or less would allow {4}",
                                 bytes(o.ldsAllocated), o.ldsWorkgroupsPerCU, o.ldsWorkgroupsPerCU == 1 ? "" : "s",
                                 bytes(fit), groups));
@@ -181,12 +192,12 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
         KernelResources c = r;
         c.workgroupSize = cand * t.waveSize;
         Limits cl = limitsOf(t, c);
-        if (cl.workgroups > l.workgroups) {
+        if (cl.fits && cl.result > l.result) {
           o.hints.push_back(formatv("workgroups of {0} waves leave {1} of the {2} wave slots of a CU empty ({3} "
                                     "workgroups x {0}); {4} threads ({5} waves) would allow {6} waves per SIMD",
                                     n, t.simdsPerCU * t.maxWavesPerSimd - o.maxWorkgroupsPerCU * n,
                                     t.simdsPerCU * t.maxWavesPerSimd, o.maxWorkgroupsPerCU, c.workgroupSize, cand,
-                                    cl.workgroups));
+                                    cl.result));
           d = maxWaves;
           break;
         }
