@@ -51,10 +51,11 @@ std::optional<WaveGrid> solveWaveGrid(const LayoutRequest &req, std::vector<Layo
   }
   if (req.waveGrid) {
     grid = {req.waveGrid->first, req.waveGrid->second};
-    if (grid.wy == 0 || grid.wx == 0 || grid.wy * grid.wx != waves) {
+    uint64_t product = uint64_t(grid.wy) * grid.wx; // 64-bit: waves [65536, 65536] must not wrap around to 0
+    if (product != waves) {
       problems.push_back({LayoutField::Waves,
                           formatv("waves [{0}, {1}] = {2} waves, but a workgroup of {3} threads has {3} / {4} = {5}",
-                                  grid.wy, grid.wx, grid.wy * grid.wx, req.threads, req.waveSize, waves)});
+                                  grid.wy, grid.wx, product, req.threads, req.waveSize, waves)});
       return std::nullopt;
     }
   } else {
@@ -90,12 +91,16 @@ std::vector<LayoutProblem> checkVec(const LayoutRequest &req, WaveGrid grid, uns
   }
   unsigned x0 = subCols / vec;
   if (x0 > req.waveSize) {
+    // A wider vec is only a fix when it still fits in one lane's access.
+    bool widerFits = uint64_t(vec) * 2 * req.elemBytes <= req.maxAccessBytes;
+    const char *fix = req.pattern == Pattern::BlockRaked
+                          ? (widerFits ? "use a wider vec or more waves along X" : "use more waves along X")
+                          : (widerFits ? "use a wider vec or block_raked with waves along X"
+                                       : "use block_raked with waves along X");
     out.push_back({LayoutField::Vec,
                    formatv("{0} of {1} elements at vec {2} needs X0 = {1} / {2} = {3} lanes, more than the {4} "
                            "lanes of a wave; a wave must cover whole rows ({5})",
-                           part, subCols, vec, x0, req.waveSize,
-                           req.pattern == Pattern::BlockRaked ? "use a wider vec or more waves along X"
-                                                              : "use a wider vec or block_raked with waves along X")});
+                           part, subCols, vec, x0, req.waveSize, fix)});
     return out;
   }
   if (req.waveSize % x0 != 0) {
@@ -151,13 +156,14 @@ std::optional<Layout> tilec::solveLayout(const LayoutRequest &req, std::vector<L
     if (vec == 0 || !llvm::isPowerOf2_32(vec)) {
       problems.push_back(
           {LayoutField::Vec, formatv("vec {0} is not a power of two; one lane moves 1, 2, 4, 8 or 16 elements", vec)});
-    } else if (vec * req.elemBytes > req.maxAccessBytes) {
+    } else if (uint64_t(vec) * req.elemBytes > req.maxAccessBytes) { // 64-bit: vec 2^30 x 4 B must not wrap to 0
       unsigned widest = grid ? autoVec(req, *grid) : 0;
       std::string fix = widest ? formatv("the widest legal vec here is {0}", widest).str()
                                : formatv("at most vec {0} fits in {1} bytes", byteLimitVec(req), req.maxAccessBytes).str();
       problems.push_back({LayoutField::Vec,
                           formatv("vec {0} x {1} ({2} B) = {3} B exceeds the {4} bytes one lane can load; {5}", vec,
-                                  req.dtypeName, req.elemBytes, vec * req.elemBytes, req.maxAccessBytes, fix)});
+                                  req.dtypeName, req.elemBytes, uint64_t(vec) * req.elemBytes, req.maxAccessBytes,
+                                  fix)});
     } else if (grid) {
       std::vector<LayoutProblem> vp = checkVec(req, *grid, vec);
       if (!vp.empty()) {

@@ -49,35 +49,165 @@ private:
   std::vector<size_t> offsets;
 };
 
-/// Reports ANTLR's syntax errors through the DiagnosticEngine.
+/// Reports ANTLR's syntax errors through the DiagnosticEngine, in words for people rather than for grammar writers.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
 public:
-  SyntaxErrorListener(DiagnosticEngine &diags, const SourceMap &map) : diags(diags), map(map) {}
+  SyntaxErrorListener(DiagnosticEngine &diags, const SourceMap &map, antlr4::CommonTokenStream &tokens)
+      : diags(diags), map(map), tokens(tokens) {}
   void syntaxError(antlr4::Recognizer *, antlr4::Token *token, size_t, size_t, const std::string &msg,
                    std::exception_ptr) override {
+    bool atEOF = !token || token->getType() == antlr4::Token::EOF;
+    // After an unterminated comment the end of the file is not where the user stopped writing.
+    if (atEOF && endIsArtificial) return;
+    // ANTLR resynchronises by skipping tokens; what it then trips over in the same statement is a consequence of
+    // the first error, not a second one.
+    if (token && suppressUntil && token->getTokenIndex() <= *suppressUntil) return;
     std::string text = msg;
+    SMRange at = map.token(token);
     // ANTLR spells the end of input "<EOF>"; users read "end of file".
     for (size_t pos; (pos = text.find("'<EOF>'")) != std::string::npos;) text.replace(pos, 7, "end of file");
     for (size_t pos; (pos = text.find("<EOF>")) != std::string::npos;) text.replace(pos, 5, "end of file");
-    diags.error(map.token(token), "syntax error: " + text);
+    for (llvm::StringRef prefix : {"extraneous input end of file", "mismatched input end of file"})
+      if (llvm::StringRef(text).starts_with(prefix))
+        text = "unexpected end of file" + std::string(text.size() > prefix.size() ? "," : "") +
+               text.substr(prefix.size());
+    if (llvm::StringRef(text).starts_with("no viable alternative at input"))
+      text = atEOF ? "unexpected end of file" : "unexpected " + display(token);
+    if (llvm::StringRef(text).starts_with("missing ") && token) {
+      // "missing ';' at 'grid'": the ';' belongs right after the previous token, which is where the caret goes.
+      if (size_t pos = text.rfind(" at "); pos != std::string::npos) text.replace(pos, 4, " before ");
+      if (antlr4::Token *prev = previousToken(token)) at = {map.token(prev).End, map.token(prev).End};
+    } else if (!atEOF) {
+      // The parser skips or drops tokens to get going again; stay quiet up to the end of the statement (or header).
+      suppressUntil = statementEnd(token->getTokenIndex());
+    }
+    if (text.size() > 400) text = text.substr(0, 400) + "...";
+    flush(at.Start.getPointer());
+    diags.error(at, "syntax error: " + text);
   }
 
+  /// Reports the errors found while screening the tokens that come before `upTo` (all of them for nullptr), so that
+  /// every error of the file comes out in source order.
+  void flush(const char *upTo = nullptr) {
+    size_t n = 0;
+    while (n < pending.size() && (!upTo || pending[n].first.Start.getPointer() < upTo)) ++n;
+    for (size_t i = 0; i < n; ++i) diags.error(pending[i].first, pending[i].second);
+    pending.erase(pending.begin(), pending.begin() + n);
+  }
+
+  bool endIsArtificial = false;
+  std::vector<std::pair<SMRange, std::string>> pending; ///< screening errors, in source order
+
 private:
+  static std::string display(antlr4::Token *t) {
+    std::string s = t->getText();
+    if (s.size() > 40) s = s.substr(0, 40) + "...";
+    return "'" + s + "'";
+  }
+  antlr4::Token *previousToken(antlr4::Token *t) {
+    for (size_t i = t->getTokenIndex(); i-- > 0;)
+      if (tokens.get(i)->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return tokens.get(i);
+    return nullptr;
+  }
+  size_t statementEnd(size_t from) {
+    for (size_t i = from; i < tokens.size(); ++i) {
+      std::string s = tokens.get(i)->getText();
+      if (tokens.get(i)->getChannel() == antlr4::Token::DEFAULT_CHANNEL && (s == ";" || s == "{" || s == "}"))
+        return i;
+    }
+    return tokens.size();
+  }
+
   DiagnosticEngine &diags;
   const SourceMap &map;
+  antlr4::CommonTokenStream &tokens;
+  std::optional<size_t> suppressUntil;
 };
 
-/// Deep nesting would overflow the stack of a recursive-descent parser; refuse it with a located error instead.
+/// "'@'" for printable ASCII, else code points: "U+00E9 'é'" (controls and invisible characters such as U+0000 and
+/// U+200B without the character itself).
+std::string describeCharacters(llvm::StringRef utf8) {
+  if (llvm::all_of(utf8, [](char c) { return llvm::isPrint(c); })) return "'" + utf8.str() + "'";
+  std::string out;
+  const auto *cur = reinterpret_cast<const llvm::UTF8 *>(utf8.begin());
+  const auto *end = reinterpret_cast<const llvm::UTF8 *>(utf8.end());
+  while (cur < end) {
+    const llvm::UTF8 *start = cur;
+    llvm::UTF32 cp = 0;
+    if (llvm::convertUTF8Sequence(&cur, end, &cp, llvm::strictConversion) != llvm::conversionOK) break;
+    if (!out.empty()) out += " ";
+    if (cp < 0x80 && llvm::isPrint(static_cast<char>(cp))) {
+      out += "'" + std::string(1, static_cast<char>(cp)) + "'";
+      continue;
+    }
+    out += llvm::formatv("U+{0:X-4}", cp).str();
+    bool invisible = cp < 0xA0 || (cp >= 0x2000 && cp <= 0x206F) || cp == 0xFEFF || cp >= 0xFFF0;
+    if (!invisible) out += " '" + std::string(reinterpret_cast<const char *>(start), cur - start) + "'";
+  }
+  return out;
+}
+
+/// Finds what the lexer could not turn into tokens: each run of invalid characters (one error) and a '/*' that is never
+/// closed. Those tokens are then hidden from the parser, so they cause no syntax errors of their own; the listener
+/// reports their errors in order with the syntax errors.
+void screenTokens(antlr4::CommonTokenStream &tokens, const SourceMap &map, SyntaxErrorListener &listener) {
+  auto hide = [](antlr4::Token *t) {
+    static_cast<antlr4::WritableToken *>(t)->setChannel(antlr4::Token::HIDDEN_CHANNEL);
+  };
+  const std::vector<antlr4::Token *> &all = tokens.getTokens();
+  for (size_t i = 0; i < all.size() && all[i]->getType() != antlr4::Token::EOF; ++i) {
+    antlr4::Token *t = all[i];
+    // A UTF-8 byte order mark at the start of the file is not part of the program.
+    if (i == 0 && t->getStartIndex() == 0 && t->getText() == "\xEF\xBB\xBF") {
+      hide(t);
+      continue;
+    }
+    // An unclosed '/*' does not match BLOCK_COMMENT, so it lexes as '/' followed by '*'.
+    if (t->getText() == "/" && all[i + 1]->getText() == "*" && all[i + 1]->getStartIndex() == t->getStopIndex() + 1) {
+      listener.pending.emplace_back(map.token(t),
+                                    "unterminated '/*' comment: no '*/' closes it before the end of the file");
+      for (size_t j = i; all[j]->getType() != antlr4::Token::EOF; ++j) hide(all[j]);
+      listener.endIsArtificial = true;
+      break;
+    }
+    if (t->getType() != antlr::TileLexer::INVALID) continue;
+    size_t last = i;
+    std::string chars = t->getText();
+    while (all[last + 1]->getType() == antlr::TileLexer::INVALID &&
+           all[last + 1]->getStartIndex() == all[last]->getStopIndex() + 1) {
+      if (chars.size() < 64) chars += all[last + 1]->getText();
+      ++last;
+    }
+    if (chars.size() >= 64) chars += "...";
+    listener.pending.emplace_back(SMRange{map.token(t).Start, map.token(all[last]).End},
+                                  llvm::formatv("invalid character{0} {1}", last == i ? "" : "s",
+                                                describeCharacters(chars)).str());
+    for (size_t j = i; j <= last; ++j) hide(all[j]);
+    i = last;
+  }
+  tokens.seek(0); // the first on-channel token may have been hidden
+}
+
+/// Deep nesting and long operator chains would overflow the stack of the recursive functions that build and check the
+/// syntax tree; refuse them with a located error instead.
 bool checkNesting(antlr4::CommonTokenStream &tokens, const SourceMap &map, DiagnosticEngine &diags) {
-  constexpr int kMaxDepth = 200;
-  int depth = 0, minusRun = 0;
+  constexpr int kMaxDepth = 200, kMaxOperators = 1000;
+  int depth = 0, minusRun = 0, operators = 0;
   for (antlr4::Token *t : tokens.getTokens()) {
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
     std::string s = t->getText();
     if (s == "(" || s == "[" || s == "{") ++depth;
     else if (s == ")" || s == "]" || s == "}") depth = std::max(0, depth - 1);
     minusRun = s == "-" ? minusRun + 1 : 0;
+    bool isOperator = s == "+" || s == "-" || s == "*" || s == "/" || s == "%" || s == "==";
+    operators = s == ";" || s == "{" || s == "}" ? 0 : operators + isOperator;
     if (depth > kMaxDepth || minusRun > kMaxDepth) {
       diags.error(map.token(t), llvm::formatv("nesting deeper than {0} levels; tilec does not parse it", kMaxDepth));
+      return false;
+    }
+    if (operators > kMaxOperators) {
+      diags.error(map.token(t), llvm::formatv("more than {0} operators in one statement; tilec does not parse it",
+                                              kMaxOperators));
       return false;
     }
   }
@@ -297,16 +427,21 @@ std::optional<Program> tilec::parseProgram(unsigned bufferID, DiagnosticEngine &
   try {
     antlr4::ANTLRInputStream input(text.str());
     antlr::TileLexer lexer(&input);
-    SyntaxErrorListener listener(diags, map);
+    antlr4::CommonTokenStream tokens(&lexer);
+    SyntaxErrorListener listener(diags, map, tokens);
     lexer.removeErrorListeners();
     lexer.addErrorListener(&listener);
-    antlr4::CommonTokenStream tokens(&lexer);
     tokens.fill();
-    if (!checkNesting(tokens, map, diags)) return std::nullopt;
+    screenTokens(tokens, map, listener);
+    if (!checkNesting(tokens, map, diags)) {
+      listener.flush();
+      return std::nullopt;
+    }
     antlr::TileParser parser(&tokens);
     parser.removeErrorListeners();
     parser.addErrorListener(&listener);
     P::ProgramContext *tree = parser.program();
+    listener.flush();
     if (diags.errorCount() != errorsBefore) return std::nullopt;
     ASTBuilder builder(map, diags);
     Program program = builder.program(tree);

@@ -24,13 +24,37 @@ std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candid
   llvm::StringRef best;
   unsigned bestDistance = 3;
   for (llvm::StringRef c : candidates) {
-    unsigned d = name.edit_distance(c, true, bestDistance);
-    if (d < bestDistance) bestDistance = d, best = c;
+    if (c == name) continue;
+    // One edit turns any one-letter name into any other: only suggest names that keep most of what was written.
+    unsigned d = name.equals_insensitive(c) ? 0 : name.edit_distance(c, true, bestDistance);
+    if (d < bestDistance && d < name.size()) bestDistance = d, best = c;
   }
   return best.empty() ? "" : ("; did you mean '" + best + "'?").str();
 }
 
 const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8"};
+
+/// Names the emitted HIP C++ cannot use as they are: C++ keywords and identifiers the C++ standard reserves.
+bool reservedInHIP(llvm::StringRef n) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "main"};
+  return keywords.contains(n) || n.starts_with("__") || (n.size() > 1 && n[0] == '_' && n[1] >= 'A' && n[1] <= 'Z');
+}
+
+/// Reports a name the HIP output cannot use; true when the name is fine.
+bool usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &diags) {
+  if (!reservedInHIP(n)) return true;
+  diags.error(range, formatv("'{0}' is reserved in C++, the language of tilec's output; choose another name", n));
+  return false;
+}
 
 /// A checked element value; `untyped` for literal-only expressions whose dtype comes from context.
 struct Checked {
@@ -61,7 +85,10 @@ private:
 
   bool declare(const ast::Ident &id, llvm::StringRef what) {
     auto [it, inserted] = declared.try_emplace(id.name, id.range);
-    if (inserted) return true;
+    if (inserted) {
+      usableInHIP(id.name, id.range, diags); // reported, but the name is declared: its uses are no further errors
+      return true;
+    }
     diags.error(id.range, formatv("{0} '{1}' redeclares a name", what, id.name));
     diags.note(it->second, "previous declaration is here");
     return false;
@@ -74,10 +101,16 @@ private:
     return std::nullopt;
   }
 
+  std::vector<llvm::StringRef> tensorNames() const {
+    std::vector<llvm::StringRef> names;
+    for (const auto &e : tensors) names.push_back(e.getKey());
+    return names;
+  }
+
   std::vector<llvm::StringRef> knownNames() const {
     std::vector<llvm::StringRef> names;
     for (const auto &e : declared) names.push_back(e.getKey());
-    for (const auto &l : loops) names.push_back(l.first);
+    for (const auto &l : loops) names.push_back(l.name);
     return names;
   }
 
@@ -92,11 +125,13 @@ private:
         if (dt && !info(*dt).hasArithmetic)
           diags.error(p.dtype.range, formatv("scalar parameters cannot be {0}; pass f32 and cast", name(*dt)));
         if (fresh && dt) addScalar(p.name.name, *dt, false, p.range);
+        else if (fresh) poisoned.insert(p.name.name);
         continue;
       }
       if (p.dims.size() != 2) {
         diags.error(p.range, formatv("tensor '{0}' has {1} dimension{2}; tensors are 2-D [rows, columns]",
                                      p.name.name, p.dims.size(), p.dims.size() == 1 ? "" : "s"));
+        if (fresh) poisoned.insert(p.name.name); // uses of it would only repeat the error
         continue;
       }
       ir::Extent ext[2];
@@ -111,7 +146,10 @@ private:
           ext[i].value = d.value;
         }
       }
-      if (!fresh || !dt) continue;
+      if (!fresh || !dt) {
+        if (fresh) poisoned.insert(p.name.name);
+        continue;
+      }
       auto t = std::make_unique<ir::Tensor>();
       t->name = p.name.name;
       t->dtype = *dt;
@@ -125,7 +163,7 @@ private:
     for (auto &[sym, range] : dims) {
       if (scalars.count(sym)) {
         if (scalars[sym]->dtype != DType::I32 && !scalars[sym]->isDimension)
-          diags.error(range, formatv("dimension '{0}' is also a {1} scalar parameter; dimensions are i32", sym,
+          diags.error(range, formatv("dimension '{0}' is also a scalar parameter of dtype {1}; dimensions are i32", sym,
                                      name(scalars[sym]->dtype)));
         continue;
       }
@@ -134,6 +172,7 @@ private:
         continue;
       }
       declared.try_emplace(sym, range);
+      usableInHIP(sym, range, diags);
       addScalar(sym, DType::I32, true, range);
     }
   }
@@ -184,11 +223,19 @@ private:
   }
 
   bool workgroup(const ast::WorkgroupStmt &w) {
-    int64_t n = w.size.value;
-    if (n <= 0 || n % target.waveSize != 0) {
+    int64_t n = w.size.value, wave = target.waveSize;
+    if (n <= 0) {
+      diags.error(w.size.range, formatv("workgroup {0} has no threads; a workgroup is a positive multiple of the {1} "
+                                        "lanes of a wave, e.g. 256", n, wave));
+      return false;
+    }
+    if (n % wave != 0) {
+      int64_t below = n / wave * wave, above = below + wave;
+      std::string fix = below == 0                            ? formatv("use {0}", above).str()
+                        : above > target.maxWorkgroupSize ? formatv("use {0}", below).str()
+                                                              : formatv("use {0} or {1}", below, above).str();
       diags.error(w.size.range, formatv("workgroup {0} is not a multiple of the {1} lanes of a wave ({0} % {1} = {2}); "
-                                        "use {3}", n, target.waveSize, n % target.waveSize,
-                                        std::max<int64_t>(target.waveSize, n / target.waveSize * target.waveSize)));
+                                        "{3}", n, wave, n % wave, fix));
       return false;
     }
     if (n > target.maxWorkgroupSize) {
@@ -203,7 +250,10 @@ private:
   void gridStatement(const ast::GridStmt &g) {
     auto it = tensors.find(g.tensor.name);
     if (it == tensors.end()) {
-      diags.error(g.tensor.range, formatv("'grid over' needs a tensor parameter; '{0}' is not one", g.tensor.name));
+      if (!poisoned.count(g.tensor.name))
+        diags.error(g.tensor.range, formatv("'grid over' needs a tensor parameter; '{0}' is not one{1}",
+                                            g.tensor.name, suggest(g.tensor.name, tensorNames())));
+      shape2D(g.shape, "the grid tile");
       return;
     }
     if (!shape2D(g.shape, "the grid tile")) return;
@@ -280,6 +330,17 @@ private:
       poisoned.insert(t.name.name);
       return;
     }
+    // A lane holds R accesses of vec elements, each in ceil(bytes / 4) 32-bit registers.
+    uint64_t regsPerAccess = (layout->bytesPerAccess() + 3) / 4, vgprs = uint64_t(layout->rowsPerLane) * regsPerAccess;
+    if (vgprs > target.maxArchVgprs) {
+      diags.error(t.shape.range,
+                  formatv("tile '{0}' needs R x ceil({1} B / 4) = {2} x {3} = {4} VGPRs per lane, more than the {5} "
+                          "a lane has on {6}; use a smaller tile or a larger workgroup",
+                          t.name.name, layout->bytesPerAccess(), layout->rowsPerLane, regsPerAccess, vgprs,
+                          target.maxArchVgprs, target.name));
+      poisoned.insert(t.name.name);
+      return;
+    }
     auto tile = std::make_unique<ir::Tile>();
     tile->name = t.name.name;
     tile->dtype = *dt;
@@ -322,7 +383,10 @@ private:
       else
         diags.error(a.target.range, formatv("'{0}' is not declared; declare it with 'tile {0}: dtype[rows, cols] "
                                             "pattern;'{1}", n, suggest(n, knownNames())));
-      checkValue(*a.value, nullptr); // still report errors inside the value
+      // Still report errors inside the value, but not that its loads lack a tile: that is the error just reported.
+      missingTarget = true;
+      checkValue(*a.value, nullptr);
+      missingTarget = false;
       return nullptr;
     }
     const ir::Tile *dst = it->second;
@@ -337,7 +401,14 @@ private:
       self->layout = &dst->layout;
       self->tile = dst;
       self->loc = a.target.range;
-      v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, a.range);
+      // Errors about the implied '+' point at the '+=' the user wrote.
+      const char *from = a.target.range.End.getPointer(), *to = a.value->range.Start.getPointer();
+      size_t at = llvm::StringRef(from, to - from).find("+=");
+      llvm::SMRange opRange = at == llvm::StringRef::npos
+                                  ? a.range
+                                  : llvm::SMRange(llvm::SMLoc::getFromPointer(from + at),
+                                                  llvm::SMLoc::getFromPointer(from + at + 2));
+      v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, opRange, "+=");
       if (!v) return nullptr;
     }
     if (!fitInto(v, dst->dtype, &dst->layout, formatv("tile '{0}'", n).str(), a.value->range)) return nullptr;
@@ -360,6 +431,7 @@ private:
     }
     if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
       return nullptr;
+    if (v.value->layout && !blockShapeMatches(s.window, *v.value->layout)) return nullptr;
     const_cast<ir::Tensor *>(tensor)->isWritten = true;
     auto st = std::make_unique<ir::Store>(s.range);
     st->tensor = tensor;
@@ -370,9 +442,14 @@ private:
   }
 
   ir::StmtPtr forLoop(const ast::ForStmt &f) {
-    if (declared.count(f.var.name) || isLoopVar(f.var.name)) {
+    bool shadows = declared.count(f.var.name) || isLoopVar(f.var.name);
+    bool reserved = !shadows && !usableInHIP(f.var.name, f.var.range, diags);
+    if (shadows) {
       diags.error(f.var.range, formatv("loop variable '{0}' shadows another name", f.var.name));
-      return nullptr;
+      for (const auto &l : loops)
+        if (l.name == f.var.name) diags.note(l.range, "the enclosing loop's variable is here");
+      if (!isLoopVar(f.var.name))
+        diags.note(declared.lookup(f.var.name), formatv("'{0}' is declared here", f.var.name));
     }
     auto loop = std::make_unique<ir::For>(f.range);
     loop->var = f.var.name;
@@ -385,22 +462,25 @@ private:
       loop->step->kind = ir::Index::Kind::Const;
       loop->step->value = 1;
     }
-    if (loop->step && loop->step->kind == ir::Index::Kind::Const && loop->step->value <= 0)
-      diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", loop->step->value));
+    bool stepOk = true;
+    if (std::optional<int64_t> step = loop->step ? constantValue(*loop->step) : std::nullopt; step && *step <= 0) {
+      diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", *step));
+      stepOk = false;
+    }
     int64_t divisor = 1;
     if (loop->lower && loop->step)
       divisor = std::min(ir::knownDivisor(*loop->lower, *kernel), ir::knownDivisor(*loop->step, *kernel));
-    loops.emplace_back(f.var.name, divisor);
+    loops.push_back({f.var.name, divisor, f.var.range});
     for (const ast::StmtPtr &s : f.body)
       if (auto st = statement(*s, false)) loop->body.push_back(std::move(st));
     loops.pop_back();
-    if (!loop->lower || !loop->upper || !loop->step) return nullptr;
+    if (shadows || reserved || !stepOk || !loop->lower || !loop->upper || !loop->step) return nullptr;
     return loop;
   }
 
   bool isLoopVar(llvm::StringRef n) const {
     for (const auto &l : loops)
-      if (l.first == n) return true;
+      if (l.name == n) return true;
     return false;
   }
 
@@ -411,7 +491,7 @@ private:
     if (it == tensors.end()) {
       if (!poisoned.count(w.tensor.name))
         diags.error(w.tensor.range, formatv("'{0}' is not a tensor parameter{1}", w.tensor.name,
-                                            suggest(w.tensor.name, knownNames())));
+                                            suggest(w.tensor.name, tensorNames())));
       return false;
     }
     tensor = it->second;
@@ -430,6 +510,34 @@ private:
     row = index(*w.indices[0]);
     col = index(*w.indices[1]);
     return row && col;
+  }
+
+  /// The value of an index expression of literals only (std::nullopt for anything else, or on overflow).
+  static std::optional<int64_t> constantValue(const ir::Index &i) {
+    if (i.kind == ir::Index::Kind::Const) return i.value;
+    if (!i.isBinary()) return std::nullopt;
+    std::optional<int64_t> l = constantValue(*i.lhs), r = constantValue(*i.rhs);
+    int64_t out = 0;
+    if (!l || !r) return std::nullopt;
+    switch (i.kind) {
+    case ir::Index::Kind::Add: return __builtin_add_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
+    case ir::Index::Kind::Sub: return __builtin_sub_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
+    case ir::Index::Kind::Mul: return __builtin_mul_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
+    case ir::Index::Kind::Div: return *r == 0 || (*r == -1 && *l == INT64_MIN) ? std::nullopt : std::optional(*l / *r);
+    case ir::Index::Kind::Rem: return *r == 0 || (*r == -1 && *l == INT64_MIN) ? std::nullopt : std::optional(*l % *r);
+    default: return std::nullopt;
+    }
+  }
+
+  /// `T[block]` is the workgroup's whole grid block; the tile that moves through it must have the block's shape.
+  bool blockShapeMatches(const ast::Window &w, const Layout &tile) {
+    auto *n = w.indices.size() == 1 ? dyn_cast<ast::NameExpr>(w.indices[0].get()) : nullptr;
+    if (!n || n->name != "block" || !kernel->gridTensor) return true;
+    if (tile.rows == kernel->gridTileRows && tile.cols == kernel->gridTileCols) return true;
+    diags.error(w.range, formatv("{0}[block] is the workgroup's {1} x {2} block of the grid, but the tile is {3} x "
+                                 "{4}; for a {3} x {4} window at the block's origin write {0}[block.row, block.col]",
+                                 w.tensor.name, kernel->gridTileRows, kernel->gridTileCols, tile.rows, tile.cols));
+    return false;
   }
 
   ir::IndexPtr blockIndex(ir::Index::Kind kind, llvm::SMRange loc) {
@@ -459,11 +567,11 @@ private:
     }
     case ast::Expr::Kind::Name: {
       const std::string &n = cast<ast::NameExpr>(e).name;
-      for (const auto &l : loops)
-        if (l.first == n) {
+      for (const auto &l : llvm::reverse(loops))
+        if (l.name == n) {
           out->kind = ir::Index::Kind::LoopVar;
           out->name = n;
-          out->value = l.second;
+          out->value = l.divisor;
           return out;
         }
       if (auto it = scalars.find(n); it != scalars.end() && it->second->dtype == DType::I32) {
@@ -471,6 +579,7 @@ private:
         out->name = n;
         return out;
       }
+      if (poisoned.count(n)) return nullptr;
       if (n == "block")
         diags.error(e.range, "'block' names the whole window ([block]); in an index use block.row or block.col");
       else if (declared.count(n))
@@ -498,7 +607,12 @@ private:
       out->kind = kinds[static_cast<int>(b.op)];
       out->lhs = index(*b.lhs);
       out->rhs = index(*b.rhs);
-      return out->lhs && out->rhs ? std::move(out) : nullptr;
+      if (!out->lhs || !out->rhs) return nullptr;
+      if ((b.op == ast::BinaryOp::Div || b.op == ast::BinaryOp::Rem) && constantValue(*out->rhs) == 0) {
+        diags.error(b.opRange, formatv("division by zero: the right operand of '{0}' is 0", spelling(b.op)));
+        return nullptr;
+      }
+      return out;
     }
     default:
       diags.error(e.range, "not an index expression; indices are integer arithmetic on dimensions, i32 scalars, "
@@ -523,13 +637,19 @@ private:
                    l.wavesX, l.lanesX, l.rowsPerLane);
   }
 
-  /// Gives untyped literals in `v` the dtype `dt`; false (with an error) for a float literal in an integer context.
+  /// Gives untyped literals in `v` the dtype `dt`; false (with an error) for a float literal in an integer context,
+  /// any literal in an fp8/bf8 context, and the checks `combine` makes on typed operands.
   bool coerce(ir::Value &v, DType dt) {
     v.dtype = dt;
+    if (!info(dt).hasArithmetic) {
+      diags.error(v.loc, formatv("literals cannot be {0}; write cast<{0}>(...) of an f32 value", name(dt)));
+      return false;
+    }
     if (v.kind == ir::Value::Kind::Const && !info(dt).isFloat && v.spelling.find_first_of(".eE") != std::string::npos) {
       diags.error(v.loc, formatv("float literal {0} used as {1}", v.spelling, name(dt)));
       return false;
     }
+    if (v.kind == ir::Value::Kind::Binary && !operatorFits(v.op, dt, *v.operands[1], v.loc)) return false;
     bool ok = true;
     for (auto &op : v.operands) ok &= coerce(*op, dt);
     return ok;
@@ -551,27 +671,43 @@ private:
     return true;
   }
 
-  Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange) {
-    if (lhs.untyped && !rhs.untyped && !coerce(*lhs.value, rhs.value->dtype)) return {};
-    if (rhs.untyped && !lhs.untyped && !coerce(*rhs.value, lhs.value->dtype)) return {};
+  /// Whether `op` applies to `dt` values (with `rhs` its right operand); reports at `at` when not.
+  bool operatorFits(ir::ValueOp op, DType dt, const ir::Value &rhs, llvm::SMRange at) {
+    if (!info(dt).hasArithmetic) {
+      diags.error(at, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(dt)));
+      return false;
+    }
+    if (op == ir::ValueOp::Rem && info(dt).isFloat) {
+      diags.error(at, formatv("'%' needs integer operands; {0} is a floating-point dtype", name(dt)));
+      return false;
+    }
+    if ((op == ir::ValueOp::Div || op == ir::ValueOp::Rem) && !info(dt).isFloat &&
+        rhs.kind == ir::Value::Kind::Const && rhs.constant == 0) {
+      diags.error(at, formatv("{0} division by zero: the right operand of '{1}' is 0", name(dt), spelling(op)));
+      return false;
+    }
+    return true;
+  }
+
+  Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
+                  llvm::StringRef shown = {}) {
     ir::Value &l = *lhs.value, &r = *rhs.value;
+    if (shown.empty()) shown = spelling(op);
+    if (!lhs.untyped && !rhs.untyped && l.dtype != r.dtype) {
+      diags.error(opRange, formatv("operands of '{0}' differ in dtype: {1} and {2}; convert one with cast<..>(...)",
+                                   shown, describe(l), describe(r)));
+      return {};
+    }
+    // With one typed operand the literal side takes its dtype; untyped ones are checked when they get a dtype.
+    if (!lhs.untyped || !rhs.untyped) {
+      DType dt = lhs.untyped ? r.dtype : l.dtype;
+      if (!operatorFits(op, dt, r, opRange) || (lhs.untyped && !coerce(l, dt)) || (rhs.untyped && !coerce(r, dt)))
+        return {};
+    }
     if (!lhs.untyped && !rhs.untyped) {
-      if (l.dtype != r.dtype) {
-        diags.error(opRange, formatv("operands of '{0}' differ in dtype: {1} and {2}; convert one with cast<..>(...)",
-                                     spelling(op), describe(l), describe(r)));
-        return {};
-      }
-      if (!info(l.dtype).hasArithmetic) {
-        diags.error(opRange, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(l.dtype)));
-        return {};
-      }
-      if (op == ir::ValueOp::Rem && info(l.dtype).isFloat) {
-        diags.error(opRange, formatv("'%' needs integer operands; {0} is a floating-point dtype", name(l.dtype)));
-        return {};
-      }
       if (l.layout && r.layout && !l.layout->sameMapping(*r.layout)) {
         diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} is {2}, {3} is {4}",
-                                     spelling(op), describe(l), describeLayout(*l.layout), describe(r),
+                                     shown, describe(l), describeLayout(*l.layout), describe(r),
                                      describeLayout(*r.layout)));
         return {};
       }
@@ -650,10 +786,12 @@ private:
       const ir::Tensor *tensor = nullptr;
       if (!window(l.window, tensor, v->row, v->col)) return {};
       if (!context) {
-        diags.error(e.range, "a load needs a register tile to land in; assign it to a tile first, e.g. "
-                             "'t = load X[block];'");
+        if (!missingTarget)
+          diags.error(e.range, "a load needs a register tile to land in; assign it to a tile first, e.g. "
+                               "'t = load X[block];'");
         return {};
       }
+      if (!blockShapeMatches(l.window, *context)) return {};
       const_cast<ir::Tensor *>(tensor)->isRead = true;
       v->kind = ir::Value::Kind::Load;
       v->tensor = tensor;
@@ -752,13 +890,19 @@ private:
   DiagnosticEngine &diags;
   std::unique_ptr<ir::Kernel> kernel;
   bool workgroupOk = false;
+  bool missingTarget = false; ///< checking the value of an assignment to an undeclared name
   llvm::StringMap<llvm::SMRange> declared;
   llvm::StringSet<> poisoned, used;
   llvm::StringMap<ir::Tensor *> tensors;
   llvm::StringMap<ir::Scalar *> scalars;
   llvm::StringMap<ir::Tile *> tiles;
   llvm::StringMap<const ast::TileDecl *> tileDecls;
-  std::vector<std::pair<std::string, int64_t>> loops; ///< enclosing loop variables and their known divisors
+  struct LoopVar {
+    std::string name;
+    int64_t divisor; ///< a power of two known to divide the variable
+    llvm::SMRange range;
+  };
+  std::vector<LoopVar> loops; ///< enclosing loop variables
   std::vector<std::pair<const ir::Tile *, const ir::Tile *>> links;
 };
 
@@ -780,6 +924,7 @@ std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Ta
   llvm::StringMap<llvm::SMRange> kernelNames;
   for (const ast::Kernel &k : program.kernels) {
     auto [it, fresh] = kernelNames.try_emplace(k.name.name, k.name.range);
+    if (fresh) usableInHIP(k.name.name, k.name.range, diags);
     if (!fresh) {
       diags.error(k.name.range, formatv("kernel '{0}' is defined twice", k.name.name));
       diags.note(it->second, "first definition is here");
