@@ -236,7 +236,8 @@ bool Layout::sameMapping(const Layout &o) const {
   if (rows != o.rows || cols != o.cols || threads != o.threads || vec != o.vec || wavesY != o.wavesY ||
       wavesX != o.wavesX)
     return false;
-  // thread_raked and the others agree exactly when each lane has one access (R = 1).
-  return pattern == o.pattern || (rowsPerLane == 1 && o.rowsPerLane == 1) ||
+  // thread_raked and the others agree exactly when each lane has one access (R = 1) or each wave covers one row per
+  // access (L = 1): then row = band + i either way.
+  return pattern == o.pattern || (rowsPerLane == 1 && o.rowsPerLane == 1) || (laneRows == 1 && o.laneRows == 1) ||
          (pattern != Pattern::ThreadRaked && o.pattern != Pattern::ThreadRaked);
 }

@@ -731,7 +731,7 @@ TEST(LayoutProblemTest, DegenerateRequests) {
 // arithmetic, and literals up to 2^31 - 1 are accepted. f32 vec 2^30 gives 2^32 B, which wraps to 0 and passes the
 // 16-byte rule (the error then blames the row length instead); waves [4, 2^30 + 1] wraps to 4 waves and passes the
 // product check (the error then blames the columns). Both are still rejected, with the wrong reason.
-TEST(LayoutProblemTest, DISABLED_HugeNumbersDoNotWrap) {
+TEST(LayoutProblemTest, HugeNumbersDoNotWrap) {
   auto p = problemsOf(request(Pattern::ThreadRaked, 64, 64, 4, 256, 1u << 30));
   ASSERT_EQ(p.size(), 1u);
   EXPECT_NE(p[0].message.find("exceeds the 16 bytes"), std::string::npos) << p[0].message;
@@ -805,7 +805,7 @@ TEST(LayoutSameMappingTest, NeverClaimsSameForDifferentPlacements) {
 // "R consecutive rows" and warp_raked's "rows lane/X0 + i*L" are the same rows, yet sameMapping says they differ,
 // so Sema rejects `u = t` between such tiles. sameMapping's own comment says it means "same placement of every
 // element". Enable once Layout::sameMapping also accepts laneRows == 1.
-TEST(LayoutSameMappingTest, DISABLED_ExactWhenOneLaneRow) {
+TEST(LayoutSameMappingTest, ExactWhenOneLaneRow) {
   unsigned mismatches = 0;
   for (unsigned threads : {64u, 256u, 512u})
     for (auto [rows, cols] : {std::make_pair(64u, 64u), std::make_pair(32u, 32u), std::make_pair(128u, 64u),
@@ -835,6 +835,5 @@ TEST(LayoutSameMappingTest, OneLaneRowPlacementsCoincide) {
       ASSERT_EQ(t->owner(r, c).thread, w->owner(r, c).thread);
       ASSERT_EQ(t->owner(r, c).access, w->owner(r, c).access);
     }
-  // Documents the current (too strict) answer; see DISABLED_ExactWhenOneLaneRow.
-  EXPECT_FALSE(t->sameMapping(*w));
+  EXPECT_TRUE(t->sameMapping(*w));
 }
