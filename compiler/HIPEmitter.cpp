@@ -9,7 +9,10 @@
 
 #include "LayoutPrinter.h"
 #include "Report.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include <cstring>
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
@@ -17,6 +20,28 @@
 using namespace tilec;
 using namespace tilec::ir;
 using llvm::formatv;
+
+bool tilec::isEmitterName(llvm::StringRef n) {
+  static const llvm::StringSet<> names = {"tid", "wave", "lane", "block_row", "block_col", "i", "e", "part", "kk",
+                                          "k_lane", "bi", "bj", "a_frag", "b_frag", "row", "col", "stream", "grid",
+                                          "tilec", "std", "dim3"};
+  return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
+}
+
+std::string tilec::emitterClash(llvm::StringRef n, llvm::function_ref<bool(llvm::StringRef)> isUserName) {
+  static const char *const suffixes[] = {"_row", "_col", "_v", "_out"};
+  for (const char *suffix : suffixes)
+    if (n.ends_with(suffix) && isUserName(n.drop_back(std::strlen(suffix))))
+      return n.drop_back(std::strlen(suffix)).str();
+  // X_vec8_ok: the alignment flag of tensor X's 8-element accesses; X_v1, X_v2: further loads of X.
+  size_t at = n.rfind("_vec");
+  if (at != llvm::StringRef::npos && n.ends_with("_ok") && isUserName(n.take_front(at))) return n.take_front(at).str();
+  at = n.rfind("_v");
+  if (at != llvm::StringRef::npos && at + 2 < n.size() && llvm::all_of(n.drop_front(at + 2), llvm::isDigit) &&
+      isUserName(n.take_front(at)))
+    return n.take_front(at).str();
+  return "";
+}
 
 namespace {
 
@@ -249,11 +274,19 @@ private:
     std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
     line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
     line(depth + 1) << formatv("const int col = {0};\n", p.col);
-    std::string type = vecType(b.dtype, l.vec);
-    bool vectorWrite = !b.transposed && (b.pitch() * sizeOf(b.dtype)) % (l.vec * sizeOf(b.dtype)) == 0;
-    if (vectorWrite) {
-      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col], {3}[i]);\n", type, b.name, b.pitch(),
-                                 w.src->name);
+    // The widest chunk of the access whose LDS address stays aligned from row to row.
+    unsigned chunk = b.transposed ? 1 : l.vec;
+    while (chunk > 1 && (b.pitch() * sizeOf(b.dtype)) % (chunk * sizeOf(b.dtype)) != 0) chunk /= 2;
+    if (chunk == l.vec && !b.transposed) {
+      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col], {3}[i]);\n", vecType(b.dtype, l.vec),
+                                 b.name, b.pitch(), w.src->name);
+    } else if (chunk > 1) {
+      line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
+                                 b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
+      line(depth + 1) << "#pragma unroll\n";
+      line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
+      line(depth + 2) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col + part], tilec::slice<{4}>({3}[i], part));\n",
+                                 vecType(b.dtype, chunk), b.name, b.pitch(), w.src->name, chunk);
     } else if (l.vec == 1) {
       line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[{2}], {3}[i]);\n", info(b.dtype).cppType, b.name,
                                  b.transposed ? formatv("col * {0} + row", b.pitch()).str()
@@ -280,14 +313,14 @@ private:
     if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
     line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
     unsigned d = depth + 1;
-    line(d) << formatv("const int k = kk + (lane / {0}) * {1};  // this lane's K values: k .. k + {2}\n", ins.m,
+    line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n", ins.m,
                        ins.kPerLane, ins.kPerLane - 1);
     line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
     auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
                          const std::string &origin) {
       if (count > 1) line(d) << "#pragma unroll\n";
       line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>(&{3}[({4} + {1} * {5} + lane % {5}) * {6} + k]);\n",
+      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>(&{3}[({4} + {1} * {5} + lane % {5}) * {6} + k_lane]);\n",
                              frag, block, ins.operandType, buf.name, origin, size, buf.pitch());
     };
     fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");

@@ -10,9 +10,18 @@
 #define TILEC_HIPEMITTER_H
 
 #include "IR.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace tilec {
+
+/// Whether the emitted code declares `name` itself (ids, loop counters, the launcher's locals, HIP's API): a user
+/// name must differ from these.
+bool isEmitterName(llvm::StringRef name);
+/// Suffixes the emitter appends to a user name for locals of its own (`t_row` for tile t's lane position, ...):
+/// `name + suffix` must not be another user name. Returns "" when `name` is free of them given `isUserName`.
+std::string emitterClash(llvm::StringRef name, llvm::function_ref<bool(llvm::StringRef)> isUserName);
 
 /// Writes the HIP translation unit for `module`; `sourceName` names the .tile file in the header comment.
 void emitHIP(const ir::Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os);

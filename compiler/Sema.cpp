@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Sema.h"
 
+#include "HIPEmitter.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Casting.h"
@@ -51,6 +53,10 @@ bool reservedInHIP(llvm::StringRef n) {
 
 /// Reports a name the HIP output cannot use; true when the name is fine.
 bool usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &diags) {
+  if (isEmitterName(n)) {
+    diags.error(range, formatv("'{0}' is a name the emitted HIP declares itself; choose another name", n));
+    return false;
+  }
   if (!reservedInHIP(n)) return true;
   diags.error(range, formatv("'{0}' is reserved in C++, the language of tilec's output; choose another name", n));
   return false;
@@ -72,6 +78,7 @@ public:
     kernel->name = ak.name.name;
     kernel->loc = ak.name.range;
     unsigned before = diags.errorCount();
+    errorsAtStart = before;
     params(ak);
     declarations(ak);
     for (const ast::StmtPtr &s : ak.body)
@@ -165,6 +172,8 @@ private:
         if (scalars[sym]->dtype != DType::I32 && !scalars[sym]->isDimension)
           diags.error(range, formatv("dimension '{0}' is also a scalar parameter of dtype {1}; dimensions are i32", sym,
                                      name(scalars[sym]->dtype)));
+        else
+          scalars[sym]->isDimension = true; // `N: i32` declared explicitly: the same argument, still a dimension
         continue;
       }
       if (tensors.count(sym)) {
@@ -394,6 +403,7 @@ private:
     Checked v = checkValue(*a.value, &dst->layout);
     if (!v) return nullptr;
     if (a.accumulate) {
+      readTile(n, a.target.range);
       auto self = std::make_unique<ir::Value>();
       self->kind = ir::Value::Kind::TileRef;
       self->dtype = dst->dtype;
@@ -411,6 +421,7 @@ private:
       v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, opRange, "+=");
       if (!v) return nullptr;
     }
+    assigned.insert(n);
     if (!fitInto(v, dst->dtype, &dst->layout, formatv("tile '{0}'", n).str(), a.value->range)) return nullptr;
     linkTiles(dst, *v.value);
     auto st = std::make_unique<ir::Assign>(a.range);
@@ -792,6 +803,17 @@ private:
         return {};
       }
       if (!blockShapeMatches(l.window, *context)) return {};
+      if (context->vec * sizeOf(tensor->dtype) > target.maxBytesPerLaneAccess) {
+        // The load follows its destination's distribution; with a wider dtype than the destination it may not fit.
+        diags.error(e.range, formatv("this load of {0} tensor '{1}' follows its destination's vec {2}: {2} x {0} "
+                                     "({3} B) = {4} B exceeds the {5} bytes one lane can load; give the destination "
+                                     "vec {6} or load into {7} {0} tile first",
+                                     name(tensor->dtype), tensor->name, context->vec, sizeOf(tensor->dtype),
+                                     context->vec * sizeOf(tensor->dtype), target.maxBytesPerLaneAccess,
+                                     target.maxBytesPerLaneAccess / sizeOf(tensor->dtype),
+                                     name(tensor->dtype).front() == 'b' ? "a" : "an"));
+        return {};
+      }
       const_cast<ir::Tensor *>(tensor)->isRead = true;
       v->kind = ir::Value::Kind::Load;
       v->tensor = tensor;
@@ -804,9 +826,17 @@ private:
     return {};
   }
 
+  /// Warns (once per tile) when a tile is read before any statement above assigns it: its registers hold garbage.
+  /// Reported at the end, and only for kernels without errors (flow warnings on broken code are noise).
+  void readTile(const std::string &n, llvm::SMRange at) {
+    if (assigned.count(n) || !warnedUnassigned.insert(n).second) return;
+    unassignedReads.emplace_back(n, at);
+  }
+
   Checked nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
     if (auto it = tiles.find(n.name); it != tiles.end()) {
       used.insert(n.name);
+      readTile(n.name, n.range);
       v->kind = ir::Value::Kind::TileRef;
       v->tile = it->second;
       v->dtype = it->second->dtype;
@@ -859,7 +889,22 @@ private:
     for (const auto &op : v.operands) linkTiles(dst, *op);
   }
 
+  /// A user name that the emitter would also produce from another user name (t_row from tile t) is refused.
+  void emitterClashes() {
+    for (const auto &entry : declared) {
+      std::string base = emitterClash(entry.getKey(), [&](llvm::StringRef n) { return declared.count(n) != 0; });
+      if (!base.empty())
+        diags.error(entry.getValue(), formatv("'{0}' is the name the emitted HIP gives a local of '{1}'; choose "
+                                              "another name", entry.getKey(), base));
+    }
+  }
+
   void warnings() {
+    emitterClashes();
+    if (diags.errorCount() == errorsAtStart)
+      for (auto &[n, at] : unassignedReads)
+        diags.warning(at, formatv("tile '{0}' is read before anything is assigned to it; its values are undefined",
+                                  n));
     for (const auto &t : kernel->tiles) {
       const ast::TileDecl *decl = tileDecls[t->name];
       if (!used.count(t->name)) {
@@ -892,7 +937,9 @@ private:
   bool workgroupOk = false;
   bool missingTarget = false; ///< checking the value of an assignment to an undeclared name
   llvm::StringMap<llvm::SMRange> declared;
-  llvm::StringSet<> poisoned, used;
+  llvm::StringSet<> poisoned, used, assigned, warnedUnassigned;
+  std::vector<std::pair<std::string, llvm::SMRange>> unassignedReads;
+  unsigned errorsAtStart = 0;
   llvm::StringMap<ir::Tensor *> tensors;
   llvm::StringMap<ir::Scalar *> scalars;
   llvm::StringMap<ir::Tile *> tiles;

@@ -25,6 +25,7 @@
 #endif
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tilec {
 
@@ -64,6 +65,15 @@ template <typename V, typename T> TILEC_DEVICE void global_store(T *p, V v) {
   emu::check_global(p, sizeof(V), /*isStore=*/true);
 #endif
   *reinterpret_cast<V *>(p) = v;
+}
+
+/// Elements first .. first + N - 1 of vector v, as an N-element vector.
+template <int N, typename V> TILEC_DEVICE auto slice(V v, int first) {
+  using E = std::remove_cv_t<std::remove_reference_t<decltype(v[0])>>;
+  vec_t<E, N> out;
+#pragma unroll
+  for (int e = 0; e < N; ++e) out[e] = v[first + e];
+  return out;
 }
 
 /// One access of V at `p` in LDS: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for 8, ds_read_b128 for 16).
