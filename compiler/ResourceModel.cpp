@@ -236,6 +236,14 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
       continue;
     }
     Occupancy o = computeOccupancy(t, e.resources(k->workgroupSize));
+    if (!o.launchable) {
+      llvm::StringRef why = o.derivation.back();
+      why.consume_front("occupancy: 0, ");
+      diags.error(k->loc, formatv("kernel '{0}' cannot launch on {1}: {2} ({3} VGPRs per lane)", k->name, t.name, why,
+                                  o.totalVgprs));
+      ok = false;
+      continue;
+    }
     if (o.wavesPerSimd == 1) {
       std::string why = o.derivation.back();
       diags.warning(k->loc, formatv("kernel '{0}' runs at 1 wave per SIMD ({1}){2}", k->name, why,
