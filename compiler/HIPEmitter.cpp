@@ -308,7 +308,9 @@ private:
   void mma(const MMA &m, unsigned depth) {
     const AccTile &a = *m.acc;
     const MFMAInstr &ins = *a.instr;
-    line(depth) << "// " << sourceText(m.loc) << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
+    std::string text = sourceText(m.loc);
+    if (!text.empty() && text.back() == ';') text.pop_back();
+    line(depth) << "// " << text << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
                                                           ins.k, a.blocksY(), a.blocksX(), ins.name);
     if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
     line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);

@@ -8,6 +8,7 @@
 #include "Sema.h"
 
 #include "HIPEmitter.h"
+#include "SemaGEMM.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -219,16 +220,79 @@ private:
     for (const ast::StmtPtr &s : ak.body) {
       if (auto *a = dyn_cast<ast::AssumeStmt>(s.get())) assume(*a);
       else if (auto *t = dyn_cast<ast::TileDecl>(s.get())) tile(*t);
-      else if (auto *l = dyn_cast<ast::LdsDecl>(s.get())) notYet(l->range, l->name, "'lds' buffers");
-      else if (auto *a = dyn_cast<ast::AccDecl>(s.get())) notYet(a->range, a->name, "'acc' tiles and MFMA");
+      else if (auto *l = dyn_cast<ast::LdsDecl>(s.get())) ldsDecl(*l);
+      else if (auto *a = dyn_cast<ast::AccDecl>(s.get())) accDecl(*a);
     }
   }
 
-  void notYet(llvm::SMRange range, const ast::Ident &name, llvm::StringRef what) {
-    diags.error(range, formatv("{0} are not implemented in this version of tilec (they arrive with MFMA GEMM "
-                               "support)", what));
-    declared.try_emplace(name.name, name.range);
-    poisoned.insert(name.name);
+  void ldsDecl(const ast::LdsDecl &l) {
+    bool fresh = declare(l.name, "lds buffer");
+    std::optional<DType> dt = dtype(l.dtype);
+    bool shapeOk = shape2D(l.shape, formatv("lds '{0}'", l.name.name).str());
+    if (!fresh) return;
+    if (fresh) usableInHIP(l.name.name, l.name.range, diags);
+    if (!dt || !shapeOk) return (void)poisoned.insert(l.name.name);
+    auto buffer = sema::makeLds(l, *dt, diags);
+    ldsBuffers[buffer->name] = buffer.get();
+    kernel->ldsBuffers.push_back(std::move(buffer));
+  }
+
+  void accDecl(const ast::AccDecl &a) {
+    bool fresh = declare(a.name, "acc tile");
+    std::optional<DType> dt = dtype(a.dtype);
+    bool shapeOk = shape2D(a.shape, formatv("acc '{0}'", a.name.name).str());
+    if (!fresh) return;
+    usableInHIP(a.name.name, a.name.range, diags);
+    std::unique_ptr<ir::AccTile> acc;
+    if (dt && shapeOk && workgroupOk) acc = sema::makeAcc(a, *dt, kernel->workgroupSize, target, diags);
+    if (!acc) return (void)poisoned.insert(a.name.name);
+    accs[acc->name] = acc.get();
+    kernel->accs.push_back(std::move(acc));
+  }
+
+  /// `lds = tile`.
+  ir::StmtPtr ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst) {
+    auto *src = dyn_cast<ast::NameExpr>(a.value.get());
+    auto it = src ? tiles.find(src->name) : tiles.end();
+    if (a.accumulate || it == tiles.end()) {
+      if (src && poisoned.count(src->name)) return nullptr;
+      diags.error(a.value->range, formatv("an LDS buffer is written from a register tile: '{0} = tile;'",
+                                          dst.name));
+      return nullptr;
+    }
+    used.insert(src->name);
+    readTile(src->name, src->range);
+    return sema::makeLdsWrite(a, dst, *it->second, diags);
+  }
+
+  /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
+  ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
+    auto *call = dyn_cast<ast::CallExpr>(s.value.get());
+    if (!s.accumulate || !call || call->callee.name != "mma") {
+      diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
+      return nullptr;
+    }
+    if (call->args.size() != 2) {
+      diags.error(call->range, formatv("mma takes 2 arguments (A and B); it has {0}", call->args.size()));
+      return nullptr;
+    }
+    const ast::Expr *bArg = call->args[1].get();
+    bool nk = false;
+    if (auto *t = dyn_cast<ast::CallExpr>(bArg); t && t->callee.name == "transpose" && t->args.size() == 1) {
+      nk = true;
+      bArg = t->args[0].get();
+    }
+    ir::LdsBuffer *a = ldsOperand(*call->args[0]), *b = ldsOperand(*bArg);
+    if (!a || !b) return nullptr;
+    return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, orientation, diags);
+  }
+
+  ir::LdsBuffer *ldsOperand(const ast::Expr &e) {
+    auto *n = dyn_cast<ast::NameExpr>(&e);
+    if (n && ldsBuffers.count(n->name)) return ldsBuffers[n->name];
+    if (n && poisoned.count(n->name)) return nullptr;
+    diags.error(e.range, "an mma operand is an LDS buffer (or transpose of one for a B stored N x K)");
+    return nullptr;
   }
 
   bool workgroup(const ast::WorkgroupStmt &w) {
@@ -382,6 +446,8 @@ private:
 
   ir::StmtPtr assign(const ast::AssignStmt &a) {
     const std::string &n = a.target.name;
+    if (auto l = ldsBuffers.find(n); l != ldsBuffers.end()) return ldsWrite(a, *l->second);
+    if (auto c = accs.find(n); c != accs.end()) return mmaUpdate(a, *c->second);
     auto it = tiles.find(n);
     if (it == tiles.end()) {
       if (poisoned.count(n)) return nullptr;
@@ -442,7 +508,8 @@ private:
     }
     if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
       return nullptr;
-    if (v.value->layout && !blockShapeMatches(s.window, *v.value->layout)) return nullptr;
+    if (v.value->layout && !blockShapeMatches(s.window, v.value->layout->rows, v.value->layout->cols)) return nullptr;
+    if (v.value->acc && !blockShapeMatches(s.window, v.value->acc->rows, v.value->acc->cols)) return nullptr;
     const_cast<ir::Tensor *>(tensor)->isWritten = true;
     auto st = std::make_unique<ir::Store>(s.range);
     st->tensor = tensor;
@@ -541,7 +608,8 @@ private:
   }
 
   /// `T[block]` is the workgroup's whole grid block; the tile that moves through it must have the block's shape.
-  bool blockShapeMatches(const ast::Window &w, const Layout &tile) {
+  bool blockShapeMatches(const ast::Window &w, unsigned rows, unsigned cols) {
+    struct { unsigned rows, cols; } tile{rows, cols};
     auto *n = w.indices.size() == 1 ? dyn_cast<ast::NameExpr>(w.indices[0].get()) : nullptr;
     if (!n || n->name != "block" || !kernel->gridTensor) return true;
     if (tile.rows == kernel->gridTileRows && tile.cols == kernel->gridTileCols) return true;
@@ -674,6 +742,11 @@ private:
                                  name(v.value->dtype), name(dt), what));
       return false;
     }
+    if (layout && v.value->acc) {
+      diags.error(range, formatv("{0} is distributed as {1}, but the value is in acc {2}'s MFMA layout; accumulators "
+                                 "are stored straight to memory", what, describeLayout(*layout), v.value->acc->name));
+      return false;
+    }
     if (layout && v.value->layout && !layout->sameMapping(*v.value->layout)) {
       diags.error(range, formatv("{0} is distributed as {1}, but the value as {2}; elementwise operations need the "
                                  "same distribution", what, describeLayout(*layout), describeLayout(*v.value->layout)));
@@ -700,6 +773,10 @@ private:
     return true;
   }
 
+  static bool sameAcc(const ir::AccTile &a, const ir::AccTile &b) {
+    return a.instr == b.instr && a.rows == b.rows && a.cols == b.cols && a.wavesY == b.wavesY && a.wavesX == b.wavesX;
+  }
+
   Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
                   llvm::StringRef shown = {}) {
     ir::Value &l = *lhs.value, &r = *rhs.value;
@@ -716,6 +793,11 @@ private:
         return {};
     }
     if (!lhs.untyped && !rhs.untyped) {
+      if ((l.acc && r.layout) || (l.layout && r.acc) || (l.acc && r.acc && !sameAcc(*l.acc, *r.acc))) {
+        diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} and {2} (an accumulator "
+                                     "keeps its MFMA C/D layout)", shown, describe(l), describe(r)));
+        return {};
+      }
       if (l.layout && r.layout && !l.layout->sameMapping(*r.layout)) {
         diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} is {2}, {3} is {4}",
                                      shown, describe(l), describeLayout(*l.layout), describe(r),
@@ -729,6 +811,7 @@ private:
     v->dtype = l.dtype;
     v->isTile = l.isTile || r.isTile;
     v->layout = l.layout ? l.layout : r.layout;
+    v->acc = l.acc ? l.acc : r.acc;
     v->loc = range;
     bool untyped = lhs.untyped && rhs.untyped;
     v->operands.push_back(std::move(lhs.value));
@@ -763,6 +846,7 @@ private:
       v->dtype = o.value->dtype;
       v->isTile = o.value->isTile;
       v->layout = o.value->layout;
+      v->acc = o.value->acc;
       v->operands.push_back(std::move(o.value));
       return {std::move(v), o.untyped};
     }
@@ -789,6 +873,7 @@ private:
       v->dtype = *dt;
       v->isTile = o.value->isTile;
       v->layout = o.value->layout;
+      v->acc = o.value->acc;
       v->operands.push_back(std::move(o.value));
       return {std::move(v), false};
     }
@@ -802,7 +887,7 @@ private:
                                "'t = load X[block];'");
         return {};
       }
-      if (!blockShapeMatches(l.window, *context)) return {};
+      if (!blockShapeMatches(l.window, context->rows, context->cols)) return {};
       if (context->vec * sizeOf(tensor->dtype) > target.maxBytesPerLaneAccess) {
         // The load follows its destination's distribution; with a wider dtype than the destination it may not fit.
         diags.error(e.range, formatv("this load of {0} tensor '{1}' follows its destination's vec {2}: {2} x {0} "
@@ -844,6 +929,23 @@ private:
       v->layout = &it->second->layout;
       return {std::move(v), false};
     }
+    if (auto it = accs.find(n.name); it != accs.end()) {
+      used.insert(n.name);
+      if (!it->second->instr) {
+        diags.error(n.range, formatv("acc {0} is read before any mma chose its instruction (mfma auto)", n.name));
+        return {};
+      }
+      v->kind = ir::Value::Kind::AccRef;
+      v->acc = it->second;
+      v->dtype = it->second->dtype;
+      v->isTile = true;
+      return {std::move(v), false};
+    }
+    if (ldsBuffers.count(n.name)) {
+      diags.error(n.range, formatv("lds {0} is read by mma(...) only; element values come from register tiles and "
+                                   "accumulators", n.name));
+      return {};
+    }
     if (auto it = scalars.find(n.name); it != scalars.end()) {
       v->kind = ir::Value::Kind::ScalarRef;
       v->scalar = it->second;
@@ -862,9 +964,9 @@ private:
 
   Checked call(const ast::CallExpr &c, const Layout *context) {
     const std::string &f = c.callee.name;
-    if (f == "mma") {
-      diags.error(c.callee.range, "mma(...) is not implemented in this version of tilec (it arrives with MFMA GEMM "
-                                  "support)");
+    if (f == "mma" || f == "transpose") {
+      diags.error(c.callee.range, "mma(...) is only used as 'acc += mma(A, B);' with A and B LDS buffers "
+                                  "(transpose(B) for a B stored N x K)");
       return {};
     }
     if (f != "max" && f != "min") {
@@ -943,6 +1045,9 @@ private:
   llvm::StringMap<ir::Tensor *> tensors;
   llvm::StringMap<ir::Scalar *> scalars;
   llvm::StringMap<ir::Tile *> tiles;
+  llvm::StringMap<ir::LdsBuffer *> ldsBuffers;
+  llvm::StringMap<ir::AccTile *> accs;
+  sema::LdsOrientation orientation;
   llvm::StringMap<const ast::TileDecl *> tileDecls;
   struct LoopVar {
     std::string name;
