@@ -10,7 +10,7 @@
 //   argument (1), the block origin (2), per run-time alignment check a lane mask (2), per loop its counter and bound
 //   (2), and the saved exec mask of the masked accesses (2).
 //   AGPRs: the accumulator tiles' values (blocks per wave x values per lane); clang may place some in ArchVGPRs.
-//   The widest statement includes an mma's A and B fragments (one per block row and column).
+//   The widest statement includes an mma's A and B fragments (one per block row and column, for all K steps).
 //   LDS: each buffer, stored rows x (contiguous extent + pad) x element size.
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
@@ -50,10 +50,11 @@ void scan(const ir::Body &body, Widest &w) {
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
     } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
-      // One A fragment per block row and one B fragment per block column, each kPerLane values.
+      // One A fragment per block row and one B fragment per block column, each kPerLane values, for every K step:
+      // the K loop is unrolled and the LDS reads of all steps are issued ahead of the MFMAs.
       const ir::AccTile &a = *m->acc;
       unsigned perFragment = (a.instr->kPerLane * sizeOf(a.instr->a) + 3) / 4;
-      n = (a.blocksY() + a.blocksX()) * perFragment;
+      n = (a.blocksY() + a.blocksX()) * perFragment * (m->k / a.instr->k);
     } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
       if (st->value->acc) continue;
       unsigned vec = st->value->layout->vec;

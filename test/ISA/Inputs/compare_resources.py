@@ -3,7 +3,9 @@
 gfx942 assembly's metadata) for every kernel. LDS bytes must be equal: the model's LDS is exact by construction.
 Registers are estimates: both figures are printed, and the VGPR estimate must lie within [clang / 2, clang * 2].
 
-usage: compare_resources.py REPORT.json KERNEL.s
+usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT]
+With --within, clang's VGPR + AGPR total must not exceed the model's (ArchVGPRs aligned to 4, plus AGPRs) by more
+than PERCENT.
 """
 import json
 import re
@@ -21,7 +23,7 @@ def metadata(asm):
     return kernels
 
 
-def main(report_path, asm_path):
+def main(report_path, asm_path, within=None):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
     failed = False
@@ -38,6 +40,12 @@ def main(report_path, asm_path):
             failed = True
         else:
             print(f"  lds_bytes equal {model['lds_bytes']}")
+        model_total = (model["vgprs"] + 3) // 4 * 4 + model["agprs"] if model["agprs"] else model["vgprs"]
+        if within is not None:
+            limit = model_total * (1 + within / 100)
+            verdict = "within" if c["vgpr_count"] <= limit else "OVER"
+            print(f"  vgpr+agpr clang {c['vgpr_count']} vs model {model_total}: {verdict} +{within:g}%")
+            failed |= verdict == "OVER"
         if not (c["vgpr_count"] / 2 <= model["vgprs"] + model["agprs"] <= c["vgpr_count"] * 2):
             print("  VGPR estimate off by more than a factor of 2")
             failed = True
@@ -45,4 +53,10 @@ def main(report_path, asm_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    args = sys.argv[1:]
+    within = None
+    if "--within" in args:
+        i = args.index("--within")
+        within = float(args[i + 1])
+        del args[i:i + 2]
+    main(args[0], args[1], within)

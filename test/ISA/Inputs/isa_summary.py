@@ -2,7 +2,7 @@
 """Summarises gfx942 assembly from clang-19, one block per kernel, for FileCheck:
 
     kernel NAME
-      op global_load_dwordx4 2        (vector memory instructions by mnemonic, sorted)
+      op global_load_dwordx4 2        (global/buffer/LDS memory and MFMA instructions by mnemonic, sorted)
       narrower_than_dwordx4 N         (global/buffer/flat loads and stores that move less than 16 bytes)
       vgpr_count N / agpr_count N / sgpr_count N / lds_bytes N / scratch_bytes N / occupancy N
 
@@ -12,7 +12,7 @@ import re
 import sys
 from collections import Counter
 
-MEMORY = re.compile(r"^\s+((?:global|buffer|flat)_(?:load|store)_\w+)")
+MEMORY = re.compile(r"^\s+((?:global|buffer|flat)_(?:load|store)_\w+|ds_(?:read|write)\w*|v_mfma_\w+)")
 WIDE = ("dwordx4", "b128")
 
 
@@ -45,7 +45,8 @@ def main(path):
         print(f"kernel {k['name']}")
         for op in sorted(k["ops"]):
             print(f"  op {op} {k['ops'][op]}")
-        narrow = sum(n for op, n in k["ops"].items() if not op.endswith(WIDE))
+        narrow = sum(n for op, n in k["ops"].items()
+                     if op.startswith(("global", "buffer", "flat")) and not op.endswith(WIDE))
         print(f"  narrower_than_dwordx4 {narrow}")
         m = meta.get(k["name"], {})
         for key, shown in (("vgpr_count", "vgpr_count"), ("agpr_count", "agpr_count"), ("sgpr_count", "sgpr_count"),
