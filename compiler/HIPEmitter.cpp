@@ -16,6 +16,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>
+#include <numeric>
 
 using namespace tilec;
 using namespace tilec::ir;
@@ -248,6 +249,10 @@ private:
     case Stmt::Kind::For: {
       auto &f = llvm::cast<For>(s);
       nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
+      // (known divisor of the start and the constant step, the upper bound): what windowInside needs.
+      if (f.step->kind == Index::Kind::Const && f.lower->kind == Index::Kind::Const)
+        loopBounds[f.var] = {std::gcd(f.lower->value == 0 ? f.step->value : f.lower->value, f.step->value),
+                             f.upper.get()};
       line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
                              index(*f.upper), index(*f.step));
       for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
@@ -358,8 +363,8 @@ private:
                        sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(),
                             formatv("lane % {0}", ins.n).str()}));
     std::string v = valueExpr(*st.value, 1, /*top=*/true);
-    line(d) << formatv("if ({0}) tilec::global_store<{1}>({2}, {3});\n", inBounds(y, "row", "col", *st.row, *st.col),
-                       info(y.dtype).cppType, address(y, "row", "col"), v);
+    line(d) << guarded(inBounds(y, "row", "col", *st.row, *st.col, a.rows, a.cols),
+                       formatv("tilec::global_store<{0}>({1}, {2})", info(y.dtype).cppType, address(y, "row", "col"), v));
     line(depth + 2) << "}\n";
   }
 
@@ -439,12 +444,43 @@ private:
 
   /// The mask of one access; lower bounds only where the window origin may be negative.
   std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c, const Index &row0,
-                       const Index &col0) {
+                       const Index &col0, unsigned windowRows, unsigned windowCols) {
+    std::vector<std::string> terms;
+    if (!nonNegative(row0)) terms.push_back(r + " >= 0");
+    if (!windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
+      terms.push_back(formatv("{0} < {1}", r, extentExpr(tensor.rows)));
+    if (!nonNegative(col0)) terms.push_back(c + " >= 0");
+    if (!windowInside(col0, tensor.cols, windowCols, /*isRow=*/false))
+      terms.push_back(formatv("{0} < {1}", c, extentExpr(tensor.cols)));
     std::string mask;
-    if (!nonNegative(row0)) mask += r + " >= 0 && ";
-    mask += formatv("{0} < {1} && ", r, extentExpr(tensor.rows));
-    if (!nonNegative(col0)) mask += c + " >= 0 && ";
-    return mask + formatv("{0} < {1}", c, extentExpr(tensor.cols)).str();
+    for (const std::string &t : terms) mask += (mask.empty() ? "" : " && ") + t;
+    return mask;
+  }
+
+  /// `statement;` under `if (mask)`, or alone when nothing needs checking.
+  static std::string guarded(const std::string &mask, const std::string &statement) {
+    return mask.empty() ? statement + ";\n" : formatv("if ({0}) {1};\n", mask, statement).str();
+  }
+
+  /// Whether a window of `size` elements from `origin` always ends inside `extent`, so its mask can go: the origin
+  /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
+  /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
+  bool windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const {
+    if (!k.divisible(extent, size)) return false;
+    if (origin.kind == Index::Kind::BlockRow || origin.kind == Index::Kind::BlockCol) {
+      bool row = origin.kind == Index::Kind::BlockRow;
+      const Extent &grid = row ? k.gridTensor->rows : k.gridTensor->cols;
+      unsigned block = row ? k.gridTileRows : k.gridTileCols;
+      return grid.symbol == extent.symbol && grid.value == extent.value && k.divisible(extent, block) &&
+             size <= block;
+    }
+    if (origin.kind == Index::Kind::LoopVar) {
+      auto it = loopBounds.find(origin.name);
+      return it != loopBounds.end() && it->second.first % size == 0 && it->second.second && extent.isSymbol() &&
+             it->second.second->kind == Index::Kind::Scalar && it->second.second->name == extent.symbol;
+    }
+    (void)isRow;
+    return false;
   }
 
   /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
@@ -476,11 +512,11 @@ private:
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
     else line(d) << formatv("{0} = {1}{{};\n", dst, type);
     if (cond.empty() || vec == 1) {
-      line(d) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c, *l.row, *l.col), dst, vectorLoad);
+      line(d) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + vectorLoad);
       return;
     }
     line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << formatv("if ({0}) {1} = {2};\n", inBounds(x, r, c, *l.row, *l.col), dst, vectorLoad);
+    line(d + 1) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + vectorLoad);
     line(d) << "} else {\n";
     line(d + 1) << formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
                            extentExpr(x.rows), extentExpr(x.cols));
@@ -499,11 +535,11 @@ private:
     std::string store = formatv("tilec::global_store<{0}>({1}, {2})", type, address(y, "row", "col"), value);
     std::string cond = alignedCondition(y, col0, vec);
     if (cond.empty() || vec == 1) {
-      line(d) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col", row0, col0), store);
+      line(d) << guarded(inBounds(y, "row", "col", row0, col0, layout.rows, layout.cols), store);
       return;
     }
     line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << formatv("if ({0}) {1};\n", inBounds(y, "row", "col", row0, col0), store);
+    line(d + 1) << guarded(inBounds(y, "row", "col", row0, col0, layout.rows, layout.cols), store);
     line(d) << "} else {\n";
     line(d + 1) << formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
                            extentExpr(y.rows), extentExpr(y.cols), value);
@@ -651,6 +687,7 @@ private:
   llvm::StringSet<> declaredFlags, usedLoadNames;
   std::map<const Value *, std::string> loadNames;
   std::map<std::string, bool> nonNegativeLoops;
+  std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;
 };
 
 } // namespace
