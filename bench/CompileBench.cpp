@@ -17,7 +17,7 @@
 
 namespace {
 
-const char *const kExamples[] = {"copy_f16.tile", "scale_cast_bf16.tile"};
+const char *const kExamples[] = {"copy_f16.tile", "scale_cast_bf16.tile", "gemm_f16.tile"};
 
 std::string examplePath(int index) { return std::string(TILEC_EXAMPLES_DIR) + "/" + kExamples[index]; }
 
@@ -39,7 +39,7 @@ void BM_Compile(benchmark::State &state) {
   }
   state.SetLabel(kExamples[state.range(0)]);
 }
-BENCHMARK(BM_Compile)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Compile)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 void BM_Process(benchmark::State &state) {
   std::string path = examplePath(static_cast<int>(state.range(0)));
@@ -55,7 +55,7 @@ void BM_Process(benchmark::State &state) {
   }
   state.SetLabel(kExamples[state.range(0)]);
 }
-BENCHMARK(BM_Process)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Process)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 
