@@ -4,16 +4,21 @@
 //   - the HIP host API a launcher and a test program use (hipMalloc, hipMemcpy, hipLaunchKernelGGL, ...);
 //   - the amdgcn builtins emitted device code uses (work-item and workgroup ids, s_barrier, fences), as macros;
 //   - a scheduler that runs every work-item of a workgroup as a fiber: a workgroup is W waves of 64 lanes; fibers
-//     run until they reach a barrier, and the barrier opens when every wave has reached it;
+//     run until they reach a barrier or a wave collective; a barrier opens when every wave has reached it, a wave
+//     collective (an MFMA instruction) is computed once when all 64 lanes of its wave have reached it;
+//   - the MFMA builtins (tilec/emulator_mfma.h): D = A x B + C from the operands of all 64 lanes, with the lane
+//     layouts of shared/facts/mfma.md;
 //   - checks a GPU does not make: every global access must lie inside a live allocation and be aligned to its size,
-//     and a barrier that some waves reach while others have exited is a deadlock. Each is reported with the kernel,
-//     workgroup, wave, lane and address, and fails the launch (hipGetLastError returns hipErrorLaunchFailure).
+//     a barrier that some waves reach while others have exited is a deadlock, and the lanes of a wave must reach
+//     each wave collective together. Each is reported with the kernel, workgroup, wave, lane (and address), and
+//     fails the launch (hipGetLastError returns hipErrorLaunchFailure).
 // Header-only: its state lives in inline functions' statics, shared by every translation unit of a program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_EMULATOR_H
 #define TILEC_EMULATOR_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -58,13 +63,33 @@ namespace tilec::emu {
 constexpr unsigned kWaveSize = 64;
 constexpr size_t kFiberStack = 256 * 1024;
 
+/// A wave collective one lane waits at: which operation, where it was called, and this lane's operands and result.
+/// Both live on the lane's own stack, which stays put while the lane waits.
+struct WaveCall {
+  const char *name = nullptr; ///< for reports, e.g. "v_mfma_f32_32x32x8_f16"
+  const void *op = nullptr;   ///< what the operation is (an instruction descriptor): every lane must agree
+  /// Computes the operation once for the wave from every lane's operands, writing every lane's result.
+  void (*compute)(const void *op, const void *const in[], void *const out[]) = nullptr;
+  const char *file = nullptr; ///< call site
+  unsigned line = 0;
+  const void *in = nullptr;
+  void *out = nullptr;
+
+  /// The same operation at the same call site.
+  bool sameAs(const WaveCall &o) const {
+    return op == o.op && compute == o.compute && line == o.line && std::strcmp(file, o.file) == 0;
+  }
+  std::string where() const { return std::string(name) + " at " + file + ":" + std::to_string(line); }
+};
+
 /// One work-item: its context, stack and where it stands.
 struct Fiber {
-  enum class State { Ready, AtBarrier, Done };
+  enum class State { Ready, AtBarrier, AtCollective, Done };
   ucontext_t context;
   std::unique_ptr<char[]> stack;
   State state = State::Ready;
   unsigned thread = 0;
+  WaveCall call; ///< while AtCollective
 };
 
 /// The emulator's state: allocations, the running launch and the last error.
@@ -86,13 +111,18 @@ inline Machine &machine() {
   return m;
 }
 
-/// Reports an error of the running launch and returns to the scheduler; the work-item does not continue.
+/// Reports an error of the running launch at work-item `thread` of the running workgroup; the launch fails.
+inline void report(const std::string &what, unsigned thread) {
+  Machine &m = machine();
+  std::fprintf(stderr, "tilec emulator: %s in kernel %s, workgroup (%u, %u), wave %u, lane %u\n", what.c_str(),
+               m.kernel ? m.kernel : "?", m.group.x, m.group.y, thread / kWaveSize, thread % kWaveSize);
+  m.failed = true;
+}
+
+/// Reports an error of the running work-item and returns to the scheduler; the work-item does not continue.
 [[noreturn]] inline void fail(const std::string &what) {
   Machine &m = machine();
-  unsigned t = m.current ? m.current->thread : 0;
-  std::fprintf(stderr, "tilec emulator: %s in kernel %s, workgroup (%u, %u), wave %u, lane %u\n", what.c_str(),
-               m.kernel ? m.kernel : "?", m.group.x, m.group.y, t / kWaveSize, t % kWaveSize);
-  m.failed = true;
+  report(what, m.current ? m.current->thread : 0);
   if (m.current) {
     m.current->state = Fiber::State::Done;
     swapcontext(&m.current->context, &m.scheduler);
@@ -141,6 +171,79 @@ inline void barrier() {
   swapcontext(&self->context, &m.scheduler);
 }
 
+/// A wave collective: this lane leaves `call` (its operands, where its result goes) and waits until every lane of
+/// its wave has reached the same call; the scheduler then computes it once and every lane resumes with its result.
+inline void wave_collective(const WaveCall &call) {
+  Machine &m = machine();
+  Fiber *self = m.current;
+  self->call = call;
+  self->state = Fiber::State::AtCollective;
+  swapcontext(&self->context, &m.scheduler);
+}
+
+/// "0-31, 40" for the lanes set in `lanes`.
+inline std::string lane_ranges(const bool (&lanes)[kWaveSize]) {
+  std::string out;
+  for (unsigned l = 0; l < kWaveSize; ++l) {
+    if (!lanes[l]) continue;
+    unsigned last = l;
+    while (last + 1 < kWaveSize && lanes[last + 1]) ++last;
+    out += (out.empty() ? "" : ", ") + std::to_string(l) + (last > l ? "-" + std::to_string(last) : "");
+    l = last;
+  }
+  return out;
+}
+
+/// Why lane `l` of the wave starting at work-item `first` is not at `call`, which the lanes in `arrived` are at.
+inline std::string divergence(const Machine &m, unsigned threads, unsigned first, unsigned l, const WaveCall &call,
+                              const bool (&arrived)[kWaveSize]) {
+  const auto count = std::count(arrived, arrived + kWaveSize, true);
+  std::string what = "divergent " + call.where() + ": lane" + (count > 1 ? "s " : " ") + lane_ranges(arrived) +
+                     (count > 1 ? " are" : " is") + " at it, lane " + std::to_string(l);
+  if (first + l >= threads)
+    return what + " does not exist (the workgroup has " + std::to_string(threads) + " work-items, not a multiple of " +
+           std::to_string(kWaveSize) + ")";
+  const Fiber &f = m.fibers[first + l];
+  if (f.state == Fiber::State::Done) return what + " exited without reaching it";
+  if (f.state == Fiber::State::AtBarrier) return what + " waits at a barrier";
+  return what + " is at " + f.call.where();
+}
+
+/// After a round, when no work-item is ready: computes the collective of every wave whose 64 lanes all wait at the
+/// same call, and sets `progressed` if there was one. False (after reporting it) when the lanes of a wave disagree:
+/// some at a collective, others exited, at a barrier or at another collective, which on a GPU computes garbage or
+/// hangs. A collective needs all 64 lanes, so a wave the workgroup size leaves short is an error too.
+inline bool run_wave_collectives(Machine &m, unsigned threads, bool &progressed) {
+  progressed = false;
+  for (unsigned first = 0; first < threads; first += kWaveSize) {
+    const unsigned lanes = std::min(kWaveSize, threads - first);
+    const Fiber *leader = nullptr;
+    for (unsigned l = 0; l < lanes && !leader; ++l)
+      if (m.fibers[first + l].state == Fiber::State::AtCollective) leader = &m.fibers[first + l];
+    if (!leader) continue;
+    bool arrived[kWaveSize] = {};
+    for (unsigned l = 0; l < lanes; ++l) {
+      const Fiber &f = m.fibers[first + l];
+      arrived[l] = f.state == Fiber::State::AtCollective && f.call.sameAs(leader->call);
+    }
+    for (unsigned l = 0; l < kWaveSize; ++l)
+      if (!arrived[l]) {
+        report(divergence(m, threads, first, l, leader->call, arrived), first + l);
+        return false;
+      }
+    const void *in[kWaveSize];
+    void *out[kWaveSize];
+    for (unsigned l = 0; l < kWaveSize; ++l) {
+      in[l] = m.fibers[first + l].call.in;
+      out[l] = m.fibers[first + l].call.out;
+    }
+    leader->call.compute(leader->call.op, in, out);
+    for (unsigned l = 0; l < kWaveSize; ++l) m.fibers[first + l].state = Fiber::State::Ready;
+    progressed = true;
+  }
+  return true;
+}
+
 inline void fiber_entry() {
   Machine &m = machine();
   (*m.body)();
@@ -154,6 +257,7 @@ inline bool run_workgroup(Machine &m, unsigned threads) {
     Fiber &f = m.fibers[t];
     f.thread = t;
     f.state = Fiber::State::Ready;
+    f.call = WaveCall();
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.get();
     f.context.uc_stack.ss_size = kFiberStack;
@@ -169,6 +273,10 @@ inline bool run_workgroup(Machine &m, unsigned threads) {
       m.current = nullptr;
       if (m.failed) return false;
     }
+    // Wave collectives first: a wave that computes one runs on, possibly to the barrier the others wait at.
+    bool progressed = false;
+    if (!run_wave_collectives(m, threads, progressed)) return false;
+    if (progressed) continue;
     unsigned done = 0, waiting = 0;
     for (unsigned t = 0; t < threads; ++t) {
       done += m.fibers[t].state == Fiber::State::Done;
@@ -218,6 +326,8 @@ inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::f
 }
 
 } // namespace tilec::emu
+
+#include "tilec/emulator_mfma.h"
 
 #define __builtin_amdgcn_workitem_id_x() (::tilec::emu::thread_id())
 #define __builtin_amdgcn_workgroup_id_x() (::tilec::emu::group_id_x())

@@ -1,0 +1,297 @@
+//===- MFMATest.cpp - The MFMA table against ../shared/facts/mfma.md -------===//
+//
+// Every expectation below is typed in by hand from facts/mfma.md (its table and its register-layout formulas): the
+// table in compiler/MFMA.cpp must not drift from them, its lane layouts must place every element of A, B and D in
+// exactly one (lane, element) slot of the 64 lanes, chooseMFMA must pick what the GEMM emitter relies on, and the
+// emulator's copy of the table (runtime/include/tilec/emulator_mfma.h) must agree with the compiler's.
+//
+//===----------------------------------------------------------------------===//
+#include "DType.h"
+#include "MFMA.h"
+#include "Target.h"
+#include <gtest/gtest.h>
+#include <iterator>
+#include <set>
+#include <string>
+#include <utility>
+
+// Last: the emulator header defines HIP's keywords (__global__, ...) as macros.
+#include "tilec/emulator.h"
+
+using namespace tilec;
+
+namespace {
+
+/// One row of facts/mfma.md's table.
+struct Fact {
+  const char *name, *builtin;
+  unsigned m, n, k;
+  DType a, b, acc;
+  unsigned kPerLane, accPerLane, cycles;
+  bool gfx950Only;
+  const char *operandType, *accType;
+};
+
+constexpr DType F16 = DType::F16, BF16 = DType::BF16, I8 = DType::I8, I32 = DType::I32, F32 = DType::F32,
+                FP8 = DType::FP8, BF8 = DType::BF8;
+
+// clang-format off
+const Fact kFacts[] = {
+  {"v_mfma_f32_16x16x16_f16",     "__builtin_amdgcn_mfma_f32_16x16x16f16",       16, 16, 16, F16,  F16,  F32, 4,  4, 16, false, "tilec::f16x4",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x8_f16",      "__builtin_amdgcn_mfma_f32_32x32x8f16",        32, 32,  8, F16,  F16,  F32, 4, 16, 32, false, "tilec::f16x4",  "tilec::f32x16"},
+  {"v_mfma_f32_16x16x16_bf16",    "__builtin_amdgcn_mfma_f32_16x16x16bf16_1k",   16, 16, 16, BF16, BF16, F32, 4,  4, 16, false, "tilec::i16x4",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x8_bf16",     "__builtin_amdgcn_mfma_f32_32x32x8bf16_1k",    32, 32,  8, BF16, BF16, F32, 4, 16, 32, false, "tilec::i16x4",  "tilec::f32x16"},
+  {"v_mfma_i32_16x16x32_i8",      "__builtin_amdgcn_mfma_i32_16x16x32_i8",       16, 16, 32, I8,   I8,   I32, 8,  4, 16, false, "long",          "tilec::i32x4"},
+  {"v_mfma_i32_32x32x16_i8",      "__builtin_amdgcn_mfma_i32_32x32x16_i8",       32, 32, 16, I8,   I8,   I32, 8, 16, 32, false, "long",          "tilec::i32x16"},
+  {"v_mfma_f32_16x16x32_fp8_fp8", "__builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8",  16, 16, 32, FP8,  FP8,  F32, 8,  4, 16, false, "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_fp8_fp8", "__builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8",  32, 32, 16, FP8,  FP8,  F32, 8, 16, 32, false, "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_fp8_bf8", "__builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8",  16, 16, 32, FP8,  BF8,  F32, 8,  4, 16, false, "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_fp8_bf8", "__builtin_amdgcn_mfma_f32_32x32x16_fp8_bf8",  32, 32, 16, FP8,  BF8,  F32, 8, 16, 32, false, "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf8_fp8", "__builtin_amdgcn_mfma_f32_16x16x32_bf8_fp8",  16, 16, 32, BF8,  FP8,  F32, 8,  4, 16, false, "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf8_fp8", "__builtin_amdgcn_mfma_f32_32x32x16_bf8_fp8",  32, 32, 16, BF8,  FP8,  F32, 8, 16, 32, false, "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf8_bf8", "__builtin_amdgcn_mfma_f32_16x16x32_bf8_bf8",  16, 16, 32, BF8,  BF8,  F32, 8,  4, 16, false, "long",          "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf8_bf8", "__builtin_amdgcn_mfma_f32_32x32x16_bf8_bf8",  32, 32, 16, BF8,  BF8,  F32, 8, 16, 32, false, "long",          "tilec::f32x16"},
+  {"v_mfma_f32_16x16x4_f32",      "__builtin_amdgcn_mfma_f32_16x16x4f32",        16, 16,  4, F32,  F32,  F32, 1,  4, 32, false, "float",         "tilec::f32x4"},
+  {"v_mfma_f32_32x32x2_f32",      "__builtin_amdgcn_mfma_f32_32x32x2f32",        32, 32,  2, F32,  F32,  F32, 1, 16, 64, false, "float",         "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_f16",     "__builtin_amdgcn_mfma_f32_16x16x32_f16",      16, 16, 32, F16,  F16,  F32, 8,  4, 16, true,  "tilec::f16x8",  "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_f16",     "__builtin_amdgcn_mfma_f32_32x32x16_f16",      32, 32, 16, F16,  F16,  F32, 8, 16, 32, true,  "tilec::f16x8",  "tilec::f32x16"},
+  {"v_mfma_f32_16x16x32_bf16",    "__builtin_amdgcn_mfma_f32_16x16x32_bf16",     16, 16, 32, BF16, BF16, F32, 8,  4, 16, true,  "tilec::bf16x8", "tilec::f32x4"},
+  {"v_mfma_f32_32x32x16_bf16",    "__builtin_amdgcn_mfma_f32_32x32x16_bf16",     32, 32, 16, BF16, BF16, F32, 8, 16, 32, true,  "tilec::bf16x8", "tilec::f32x16"},
+};
+// clang-format on
+
+const Target &gfx942() { return *lookupTarget("gfx942"); }
+const Target &gfx950() { return *lookupTarget("gfx950"); }
+
+// The layouts of facts/mfma.md, typed in again.
+std::pair<unsigned, unsigned> factA(const Fact &f, unsigned i, unsigned k) {
+  return {i + f.m * (k / f.kPerLane), k % f.kPerLane};
+}
+std::pair<unsigned, unsigned> factB(const Fact &f, unsigned k, unsigned j) {
+  return {j + f.n * (k / f.kPerLane), k % f.kPerLane};
+}
+std::pair<unsigned, unsigned> factD(const Fact &f, unsigned i, unsigned j) {
+  if (f.m == 16) return {j + 16 * (i / 4), i % 4};
+  return {j + 32 * ((i / 4) % 2), 4 * (i / 8) + i % 4};
+}
+
+std::string names(const MFMAInstr *i) { return i ? i->name.str() : "(none)"; }
+
+} // namespace
+
+TEST(MFMATest, TableMatchesFacts) {
+  ASSERT_EQ(allMFMA().size(), std::size(kFacts));
+  std::set<std::string> seen;
+  for (const Fact &f : kFacts) {
+    SCOPED_TRACE(f.name);
+    const MFMAInstr *ins = lookupMFMA(f.name);
+    ASSERT_NE(ins, nullptr);
+    EXPECT_TRUE(seen.insert(ins->name.str()).second);
+    EXPECT_EQ(ins->builtin, f.builtin);
+    EXPECT_EQ(ins->m, f.m);
+    EXPECT_EQ(ins->n, f.n);
+    EXPECT_EQ(ins->k, f.k);
+    EXPECT_EQ(ins->a, f.a);
+    EXPECT_EQ(ins->b, f.b);
+    EXPECT_EQ(ins->acc, f.acc);
+    EXPECT_EQ(ins->kPerLane, f.kPerLane);
+    EXPECT_EQ(ins->accPerLane, f.accPerLane);
+    EXPECT_EQ(ins->cycles, f.cycles);
+    EXPECT_EQ(ins->operandType, f.operandType);
+    EXPECT_EQ(ins->accType, f.accType);
+    EXPECT_TRUE(ins->availableOn(gfx950()));
+    EXPECT_EQ(ins->availableOn(gfx942()), !f.gfx950Only);
+    // Consistency the layouts rely on: 64 / m lane groups split K, m x n results spread over 64 lanes.
+    EXPECT_EQ(ins->kGroups() * ins->kPerLane, ins->k);
+    EXPECT_EQ(ins->accPerLane * 64, ins->m * ins->n);
+    EXPECT_EQ(ins->macs(), f.m * f.n * f.k);
+  }
+}
+
+TEST(MFMATest, LayoutsAreTheFactsFormulas) {
+  for (const Fact &f : kFacts) {
+    SCOPED_TRACE(f.name);
+    const MFMAInstr &ins = *lookupMFMA(f.name);
+    for (unsigned i = 0; i < f.m; ++i)
+      for (unsigned k = 0; k < f.k; ++k) {
+        const LaneSlot s = laneOfA(ins, i, k);
+        ASSERT_EQ(std::make_pair(s.lane, s.elem), factA(f, i, k)) << "A[" << i << "][" << k << "]";
+      }
+    for (unsigned k = 0; k < f.k; ++k)
+      for (unsigned j = 0; j < f.n; ++j) {
+        const LaneSlot s = laneOfB(ins, k, j);
+        ASSERT_EQ(std::make_pair(s.lane, s.elem), factB(f, k, j)) << "B[" << k << "][" << j << "]";
+      }
+    for (unsigned i = 0; i < f.m; ++i)
+      for (unsigned j = 0; j < f.n; ++j) {
+        const LaneSlot s = laneOfD(ins, i, j);
+        ASSERT_EQ(std::make_pair(s.lane, s.elem), factD(f, i, j)) << "D[" << i << "][" << j << "]";
+      }
+  }
+  // A few worked by hand. 32x32x8 f16: lane 37 holds A[5][4..7], so A[5][6] is its element 2.
+  const MFMAInstr &f32x32 = *lookupMFMA("v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(laneOfA(f32x32, 5, 6).lane, 37u);
+  EXPECT_EQ(laneOfA(f32x32, 5, 6).elem, 2u);
+  // D[13][7] of a 32x32 block: rows 8-15 are elements 4-7; rows 12-15 are in lanes 32-63.
+  EXPECT_EQ(laneOfD(f32x32, 13, 7).lane, 39u);
+  EXPECT_EQ(laneOfD(f32x32, 13, 7).elem, 5u);
+  // 16x16x16 f16: B[9][3] is in the third group of 16 lanes (k 8-11), element 1; D[13][7] in lane 7 + 16 * 3.
+  const MFMAInstr &f16x16 = *lookupMFMA("v_mfma_f32_16x16x16_f16");
+  EXPECT_EQ(laneOfB(f16x16, 9, 3).lane, 35u);
+  EXPECT_EQ(laneOfB(f16x16, 9, 3).elem, 1u);
+  EXPECT_EQ(laneOfD(f16x16, 13, 7).lane, 55u);
+  EXPECT_EQ(laneOfD(f16x16, 13, 7).elem, 1u);
+  // 8-bit 16x16x32: lane 63 holds A[15][24..31].
+  const MFMAInstr &i8 = *lookupMFMA("v_mfma_i32_16x16x32_i8");
+  EXPECT_EQ(laneOfA(i8, 15, 31).lane, 63u);
+  EXPECT_EQ(laneOfA(i8, 15, 31).elem, 7u);
+}
+
+TEST(MFMATest, LayoutsFillEverySlotOnce) {
+  for (const MFMAInstr &ins : allMFMA()) {
+    SCOPED_TRACE(ins.name.str());
+    std::set<std::pair<unsigned, unsigned>> a, b, d;
+    for (unsigned i = 0; i < ins.m; ++i)
+      for (unsigned k = 0; k < ins.k; ++k) {
+        const LaneSlot s = laneOfA(ins, i, k);
+        EXPECT_LT(s.lane, 64u);
+        EXPECT_LT(s.elem, ins.kPerLane);
+        EXPECT_TRUE(a.insert({s.lane, s.elem}).second) << "A[" << i << "][" << k << "] shares a slot";
+      }
+    for (unsigned k = 0; k < ins.k; ++k)
+      for (unsigned j = 0; j < ins.n; ++j) {
+        const LaneSlot s = laneOfB(ins, k, j);
+        EXPECT_LT(s.lane, 64u);
+        EXPECT_LT(s.elem, ins.kPerLane);
+        EXPECT_TRUE(b.insert({s.lane, s.elem}).second) << "B[" << k << "][" << j << "] shares a slot";
+      }
+    for (unsigned i = 0; i < ins.m; ++i)
+      for (unsigned j = 0; j < ins.n; ++j) {
+        const LaneSlot s = laneOfD(ins, i, j);
+        EXPECT_LT(s.lane, 64u);
+        EXPECT_LT(s.elem, ins.accPerLane);
+        EXPECT_TRUE(d.insert({s.lane, s.elem}).second) << "D[" << i << "][" << j << "] shares a slot";
+      }
+    // Distinct and in range, so these counts mean every slot of every lane is used.
+    EXPECT_EQ(a.size(), 64u * ins.kPerLane);
+    EXPECT_EQ(b.size(), 64u * ins.kPerLane);
+    EXPECT_EQ(d.size(), 64u * ins.accPerLane);
+  }
+}
+
+TEST(MFMATest, Lookup) {
+  const MFMAInstr *ins = lookupMFMA("v_mfma_f32_32x32x8_f16");
+  ASSERT_NE(ins, nullptr);
+  EXPECT_EQ(ins->builtin, "__builtin_amdgcn_mfma_f32_32x32x8f16");
+  EXPECT_EQ(lookupMFMA("v_mfma_f32_32x32x16_bf16")->archs, static_cast<unsigned>(Arch::GFX950));
+  EXPECT_EQ(lookupMFMA("__builtin_amdgcn_mfma_f32_32x32x8f16"), nullptr) << "builtins are not mnemonics";
+  EXPECT_EQ(lookupMFMA("V_MFMA_F32_32X32X8_F16"), nullptr);
+  EXPECT_EQ(lookupMFMA("v_mfma_f32_32x32x8f16"), nullptr);
+  EXPECT_EQ(lookupMFMA("v_mfma_scale_f32_16x16x128_f8f6f4"), nullptr) << "not in tilec's table";
+  EXPECT_EQ(lookupMFMA(""), nullptr);
+}
+
+TEST(MFMATest, NamesForMessages) {
+  EXPECT_EQ(mfmaNamesFor(gfx942(), DType::F16), "v_mfma_f32_16x16x16_f16, v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(mfmaNamesFor(gfx950(), DType::F16),
+            "v_mfma_f32_16x16x16_f16, v_mfma_f32_32x32x8_f16, v_mfma_f32_16x16x32_f16, v_mfma_f32_32x32x16_f16");
+  EXPECT_EQ(mfmaNamesFor(gfx942(), DType::I32), "");
+}
+
+TEST(MFMATest, ChooseF16) {
+  // gfx942: 32x32 over 16x16 when the wave tile allows it.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 64, 64, 32)), "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 32, 32, 8)), "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 64, 64, 0)), "v_mfma_f32_32x32x8_f16") << "K not known yet";
+  // A wave tile 16 wide (or tall) only fits 16x16 blocks.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 64, 16, 32)), "v_mfma_f32_16x16x16_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 16, 64, 32)), "v_mfma_f32_16x16x16_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 16, 16, 16)), "v_mfma_f32_16x16x16_f16");
+  // K step 8 fits 32x32x8 but not 16x16x16.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 16, 16, 8)), "(none)");
+  // gfx950 prefers the doubled-K forms, and falls back when the K step is too short for them.
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32)), "v_mfma_f32_32x32x16_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 16, 32)), "v_mfma_f32_16x16x32_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 8)), "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 16, 16, 16)), "v_mfma_f32_16x16x16_f16");
+  // Nothing divides a K step of 4 for f16, nor a wave tile that is not a multiple of 16.
+  EXPECT_EQ(chooseMFMA(gfx942(), F16, F16, F32, 64, 64, 4), nullptr);
+  EXPECT_EQ(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 4), nullptr);
+  EXPECT_EQ(chooseMFMA(gfx942(), F16, F16, F32, 8, 64, 32), nullptr);
+  EXPECT_EQ(chooseMFMA(gfx942(), F16, F16, F32, 48, 40, 32), nullptr);
+  // f16 products accumulate in f32 only.
+  EXPECT_EQ(chooseMFMA(gfx942(), F16, F16, F16, 64, 64, 32), nullptr);
+}
+
+TEST(MFMATest, ChooseOtherTypes) {
+  EXPECT_EQ(names(chooseMFMA(gfx942(), BF16, BF16, F32, 64, 64, 32)), "v_mfma_f32_32x32x8_bf16");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), BF16, BF16, F32, 16, 32, 32)), "v_mfma_f32_16x16x16_bf16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), BF16, BF16, F32, 64, 64, 32)), "v_mfma_f32_32x32x16_bf16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), BF16, BF16, F32, 16, 16, 64)), "v_mfma_f32_16x16x32_bf16");
+
+  EXPECT_EQ(names(chooseMFMA(gfx942(), I8, I8, I32, 64, 64, 32)), "v_mfma_i32_32x32x16_i8");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), I8, I8, I32, 64, 64, 16)), "v_mfma_i32_32x32x16_i8");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), I8, I8, I32, 16, 64, 32)), "v_mfma_i32_16x16x32_i8");
+  EXPECT_EQ(chooseMFMA(gfx942(), I8, I8, I32, 16, 16, 16), nullptr) << "16x16 i8 needs K 32";
+  EXPECT_EQ(chooseMFMA(gfx942(), I8, I8, F32, 64, 64, 32), nullptr) << "i8 accumulates in i32";
+
+  EXPECT_EQ(names(chooseMFMA(gfx942(), FP8, FP8, F32, 64, 64, 32)), "v_mfma_f32_32x32x16_fp8_fp8");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), FP8, FP8, F32, 64, 64, 32)), "v_mfma_f32_32x32x16_fp8_fp8");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), FP8, BF8, F32, 64, 64, 32)), "v_mfma_f32_32x32x16_fp8_bf8");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), BF8, FP8, F32, 16, 16, 32)), "v_mfma_f32_16x16x32_bf8_fp8");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), BF8, BF8, F32, 32, 32, 16)), "v_mfma_f32_32x32x16_bf8_bf8");
+  EXPECT_EQ(chooseMFMA(gfx942(), FP8, FP8, F32, 64, 64, 8), nullptr);
+
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F32, F32, F32, 64, 64, 32)), "v_mfma_f32_32x32x2_f32");
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F32, F32, F32, 16, 16, 4)), "v_mfma_f32_16x16x4_f32");
+  EXPECT_EQ(chooseMFMA(gfx942(), F16, BF16, F32, 64, 64, 32), nullptr) << "no mixed f16 x bf16 instruction";
+}
+
+// The emulator (tilec/emulator_mfma.h) keeps its own copy of the numbers, since runtime headers cannot use the
+// compiler's table; it must implement every instruction of the table, with the same numbers.
+TEST(MFMATest, EmulatorAgreesWithTable) {
+  using emu::MfmaElem;
+  auto elem = [](DType t) {
+    switch (t) {
+    case DType::F32: return MfmaElem::F32;
+    case DType::F16: return MfmaElem::F16;
+    case DType::BF16: return MfmaElem::BF16;
+    case DType::I8: return MfmaElem::I8;
+    case DType::FP8: return MfmaElem::FP8;
+    case DType::BF8: return MfmaElem::BF8;
+    case DType::I32: break;
+    }
+    ADD_FAILURE() << "no MFMA operand of this dtype";
+    return MfmaElem::F32;
+  };
+  ASSERT_EQ(std::size(emu::kAllMfma), allMFMA().size());
+  std::set<std::string> seen;
+  for (const emu::MfmaInstr *e : emu::kAllMfma) {
+    SCOPED_TRACE(e->name);
+    const MFMAInstr *ins = lookupMFMA(e->name);
+    ASSERT_NE(ins, nullptr);
+    EXPECT_TRUE(seen.insert(e->name).second);
+    EXPECT_EQ(ins->builtin, e->builtin);
+    EXPECT_EQ(ins->m, e->m);
+    EXPECT_EQ(ins->n, e->n);
+    EXPECT_EQ(ins->k, e->k);
+    EXPECT_EQ(ins->kPerLane, e->kPerLane);
+    EXPECT_EQ(ins->accPerLane, e->accPerLane);
+    EXPECT_EQ(elem(ins->a), e->a);
+    EXPECT_EQ(elem(ins->b), e->b);
+    EXPECT_EQ(ins->availableOn(gfx942()), !e->gfx950Only);
+    // The emulator's layout functions are the same formulas.
+    for (unsigned i = 0; i < e->m; ++i)
+      for (unsigned k = 0; k < e->k; ++k) {
+        EXPECT_EQ(emu::mfma_slot_a(*e, i, k).lane, laneOfA(*ins, i, k).lane);
+        EXPECT_EQ(emu::mfma_slot_a(*e, i, k).elem, laneOfA(*ins, i, k).elem);
+        EXPECT_EQ(emu::mfma_slot_b(*e, k, i).lane, laneOfB(*ins, k, i).lane);
+        EXPECT_EQ(emu::mfma_slot_b(*e, k, i).elem, laneOfB(*ins, k, i).elem);
+      }
+    for (unsigned i = 0; i < e->m; ++i)
+      for (unsigned j = 0; j < e->n; ++j) {
+        EXPECT_EQ(emu::mfma_slot_d(*e, i, j).lane, laneOfD(*ins, i, j).lane);
+        EXPECT_EQ(emu::mfma_slot_d(*e, i, j).elem, laneOfD(*ins, i, j).elem);
+      }
+  }
+}
