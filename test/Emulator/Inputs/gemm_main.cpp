@@ -1,0 +1,116 @@
+// The GEMM examples on the emulator: C = A x B for sizes with tails in M, N and K, against a double-precision
+// reference computed from the very input values (decoded from their storage type).
+//   f16, fp8 -> f32: |C - ref| <= 2^-20 * sum_k |a b| + 1e-6: the emulated MFMA rounds to f32 once per instruction,
+//                    K / k_instr roundings of at most 2^-24 relative each, well inside 2^-20 for K <= 257.
+//   bf16 -> bf16:    the epilogue rounds alpha * C to bf16: within one bf16 ulp (2^-8 relative) of alpha * ref.
+//   f16 -> f16 (gfx950's K16 MFMA): within one f16 ulp (2^-10 relative) plus the accumulation bound.
+//   i8 -> i32:       exact.
+// --broken passes B transposed (B^T where B is expected): the check must fail.
+#include "check.h"
+#include <cstring>
+
+#if defined(GEMM_F16)
+using In = _Float16;
+using Out = float;
+constexpr bool kBNK = false; // B given as K x N
+extern "C" hipError_t launch_gemm_f16(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_f16(a, b, c, M, K, N, nullptr); }
+double decode(In v) { return double(float(v)); }
+In encode(float v) { return In(v); }
+const char *kName = "gemm_f16";
+#elif defined(GEMM_F16_GFX950)
+using In = _Float16;
+using Out = _Float16;
+constexpr bool kBNK = true;
+extern "C" hipError_t launch_gemm_f16_gfx950(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
+  return launch_gemm_f16_gfx950(a, b, c, M, K, N, nullptr);
+}
+double decode(In v) { return double(float(v)); }
+In encode(float v) { return In(v); }
+const char *kName = "gemm_f16_gfx950";
+#elif defined(GEMM_BF16)
+using In = __bf16;
+using Out = __bf16;
+constexpr bool kBNK = false;
+constexpr float kAlpha = 0.5f;
+extern "C" hipError_t launch_gemm_bf16(const In *, const In *, Out *, float, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
+  return launch_gemm_bf16(a, b, c, kAlpha, M, K, N, nullptr);
+}
+double decode(In v) { return double(float(v)); }
+In encode(float v) { return In(v); }
+const char *kName = "gemm_bf16";
+#elif defined(GEMM_I8)
+using In = signed char;
+using Out = int;
+constexpr bool kBNK = true; // B given as N x K
+extern "C" hipError_t launch_gemm_i8(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_i8(a, b, c, M, K, N, nullptr); }
+double decode(In v) { return double(v); }
+In encode(float v) { return In(int(v) % 128); }
+const char *kName = "gemm_i8";
+#elif defined(GEMM_FP8)
+using In = unsigned char;
+using Out = float;
+constexpr bool kBNK = true;
+extern "C" hipError_t launch_gemm_fp8(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_fp8(a, b, c, M, K, N, nullptr); }
+// gfx942: FNUZ e4m3 (tested against its definition in test/Runtime/fp8.test).
+double decode(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E4M3FNUZ>(v)); }
+In encode(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E4M3FNUZ>(v); }
+const char *kName = "gemm_fp8";
+#endif
+
+int main(int argc, char **argv) {
+  bool broken = argc > 1 && std::strcmp(argv[1], "--broken") == 0;
+  const int sizes[][3] = {{128, 128, 128}, {200, 257, 200}, {257, 200, 257}, {64, 33, 96}, {1, 1, 1}};
+  int failures = 0, runs = 0;
+  for (const auto &size : sizes) {
+    const int M = size[0], N = size[1], K = size[2];
+    std::vector<float> av = pattern(size_t(M) * K, M + K, 4.0f), bv = pattern(size_t(K) * N, N + 3 * K, 4.0f);
+    std::vector<In> a(av.size()), b(bv.size());
+    for (size_t i = 0; i < a.size(); ++i) a[i] = encode(av[i]);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = encode(bv[i]);
+    // b holds B as the kernel expects it: K x N, or N x K (row n holds column n of the product's B).
+    auto bAt = [&](int k, int n) { return decode(kBNK ? b[size_t(n) * K + k] : b[size_t(k) * N + n]); };
+    std::vector<In> given = b;
+    if (broken) // the other orientation of the same numbers
+      for (int k = 0; k < K; ++k)
+        for (int n = 0; n < N; ++n)
+          given[kBNK ? size_t(k) * N + n : size_t(n) * K + k] = kBNK ? b[size_t(n) * K + k] : b[size_t(k) * N + n];
+    DeviceBuffer<In> da(a), db(given);
+    DeviceBuffer<Out> dc(size_t(M) * N);
+    hipError_t e = run(da.ptr, db.ptr, dc.ptr, M, N, K);
+    std::vector<Out> c = dc.download();
+    int bad = e != hipSuccess;
+    for (int m = 0; m < M && bad < 4; ++m)
+      for (int n = 0; n < N && bad < 4; ++n) {
+        double ref = 0, magnitude = 0;
+        for (int k = 0; k < K; ++k) {
+          double p = decode(a[size_t(m) * K + k]) * bAt(k, n);
+          ref += p;
+          magnitude += std::fabs(p);
+        }
+        double got = double(c[size_t(m) * N + n]);
+#if defined(GEMM_BF16)
+        (void)magnitude;
+        ref *= kAlpha;
+        bool ok = std::fabs(got - ref) <= std::ldexp(std::fabs(ref), -8) + 1e-6;
+#elif defined(GEMM_F16_GFX950) // f16 output: within one f16 ulp (2^-10 relative) plus the f32 accumulation error
+        bool ok = std::fabs(got - ref) <= std::ldexp(std::fabs(ref), -10) + std::ldexp(magnitude, -20) + 1e-4;
+#elif defined(GEMM_I8)
+        (void)magnitude;
+        bool ok = got == ref;
+#else
+        bool ok = std::fabs(got - ref) <= std::ldexp(magnitude, -20) + 1e-6;
+#endif
+        if (!ok && bad++ < 3) std::printf("  C(%d, %d) = %.9g, want %.9g\n", m, n, got, ref);
+      }
+    if (bad) std::printf("%s M=%d N=%d K=%d: %s, wrong\n", kName, M, N, K, hipGetErrorString(e));
+    failures += bad != 0;
+    ++runs;
+  }
+  std::printf("%s: %d of %d sizes correct\n", kName, runs - failures, runs);
+  return failures != 0;
+}
