@@ -29,6 +29,7 @@
 #include <memory>
 #include <string>
 #include <ucontext.h>
+#include <unordered_set>
 #include <vector>
 
 //===--- The HIP host API subset ---===//
@@ -104,6 +105,9 @@ struct Machine {
   ucontext_t scheduler;
   const std::function<void()> *body = nullptr;
   bool failed = false;
+  // On request (TILEC_EMULATOR_CHECK_LDS=1): the LDS bytes written so far by the running workgroup.
+  bool checkLds = std::getenv("TILEC_EMULATOR_CHECK_LDS") && std::getenv("TILEC_EMULATOR_CHECK_LDS")[0] == '1';
+  std::unordered_set<std::uintptr_t> ldsWritten;
 };
 
 inline Machine &machine() {
@@ -252,7 +256,23 @@ inline void fiber_entry() {
 }
 
 /// Runs one workgroup to completion; false when it failed (the error is already reported).
+/// Records an LDS write; checks that an LDS read only reads bytes this workgroup wrote (on request).
+inline void note_lds(const void *p, size_t bytes, bool isStore) {
+  Machine &m = machine();
+  if (!m.checkLds) return;
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  for (size_t b = 0; b < bytes; ++b) {
+    if (isStore) {
+      m.ldsWritten.insert(a + b);
+    } else if (!m.ldsWritten.count(a + b)) {
+      fail("read of uninitialised LDS: " + std::to_string(bytes) + "-byte load at " + hex(p) + " (byte " +
+           std::to_string(b) + " was not written by this workgroup)");
+    }
+  }
+}
+
 inline bool run_workgroup(Machine &m, unsigned threads) {
+  m.ldsWritten.clear(); // LDS belongs to one workgroup: what an earlier one wrote is garbage to this one
   for (unsigned t = 0; t < threads; ++t) {
     Fiber &f = m.fibers[t];
     f.thread = t;

@@ -77,8 +77,19 @@ template <int N, typename V> TILEC_DEVICE auto slice(V v, int first) {
 }
 
 /// One access of V at `p` in LDS: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for 8, ds_read_b128 for 16).
-template <typename V, typename T> TILEC_DEVICE V lds_load(const T *p) { return *reinterpret_cast<const V *>(p); }
-template <typename V, typename T> TILEC_DEVICE void lds_store(T *p, V v) { *reinterpret_cast<V *>(p) = v; }
+/// In the emulator, with TILEC_EMULATOR_CHECK_LDS=1, reads of bytes the workgroup never wrote are reported.
+template <typename V, typename T> TILEC_DEVICE V lds_load(const T *p) {
+#if defined(TILEC_EMULATOR)
+  emu::note_lds(p, sizeof(V), /*isStore=*/false);
+#endif
+  return *reinterpret_cast<const V *>(p);
+}
+template <typename V, typename T> TILEC_DEVICE void lds_store(T *p, V v) {
+#if defined(TILEC_EMULATOR)
+  emu::note_lds(p, sizeof(V), /*isStore=*/true);
+#endif
+  *reinterpret_cast<V *>(p) = v;
+}
 
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
 /// so N-element accesses at columns that are multiples of N are aligned.

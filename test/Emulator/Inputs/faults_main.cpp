@@ -32,12 +32,22 @@ extern "C" __global__ __launch_bounds__(256) void exchange(float *__restrict__ Y
   tilec::global_store<float>(Z + tid, tilec::global_load<float>(Y + (tid + 64) % 256));
 }
 
+// Lanes 0..31 write LDS, every lane reads: lanes 32..63 read bytes nobody wrote.
+extern "C" __global__ __launch_bounds__(64) void half_written(float *__restrict__ Y) {
+  __shared__ float buffer[64];
+  const int lane = __builtin_amdgcn_workitem_id_x();
+  if (lane < 32) tilec::lds_store<float>(&buffer[lane], float(lane));
+  tilec::barrier();
+  tilec::global_store<float>(Y + lane, tilec::lds_load<float>(&buffer[lane]));
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   DeviceBuffer<float> x(pattern(256, 1)), y(256), z(256);
   hipError_t launched = hipSuccess;
   if (!std::strcmp(mode, "oob")) hipLaunchKernelGGL(off_by_one, dim3(4), dim3(64), 0, nullptr, x.ptr, y.ptr);
   if (!std::strcmp(mode, "misaligned")) hipLaunchKernelGGL(misaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr);
+  if (!std::strcmp(mode, "lds")) hipLaunchKernelGGL(half_written, dim3(1), dim3(64), 0, nullptr, y.ptr);
   if (!std::strcmp(mode, "deadlock")) hipLaunchKernelGGL(early_exit, dim3(2), dim3(256), 0, nullptr, y.ptr);
   if (!std::strcmp(mode, "barrier")) {
     hipLaunchKernelGGL(exchange, dim3(1), dim3(256), 0, nullptr, y.ptr, z.ptr);
