@@ -3,7 +3,8 @@
 // The model, per lane unless said otherwise:
 //   ArchVGPRs: each register tile holds R accesses of ceil(vec * bytes / 4) registers while it is live (the peak over
 //   the statements counts; see livePeak); the statement with the most
-//   temporaries (loads inside expressions, a stored expression's value) adds those; each distinct distribution keeps
+//   temporaries (loads inside expressions, a stored expression's value, the unpacked elements of the element-by-
+//   element fallback of accesses whose rows are only known aligned at run time) adds those; each distinct distribution keeps
 //   its lane's row and column (2); the access in flight needs a 64-bit address and its row and column (4); the thread
 //   id (1).
 //   SGPRs (per wave): the kernel-argument pointer (2), the workgroup ids (2), each tensor pointer (2) and scalar
@@ -44,11 +45,26 @@ struct Widest {
   unsigned loops = 0;
 };
 
-void scan(const ir::Body &body, Widest &w) {
+/// Registers of the element-by-element fallback of an access whose rows are only known aligned at run time: each of
+/// the vec elements of every access sits in its own register before they are packed.
+unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l) {
+  if (k.divisible(t.cols, l.vec)) return 0;
+  unsigned packed = registersPerAccess(l.vec, t.dtype);
+  return l.vec > packed ? l.accessesPerLane() * (l.vec - packed) : 0;
+}
+
+unsigned elementPaths(const ir::Kernel &k, const ir::Value &v) {
+  unsigned n = v.kind == ir::Value::Kind::Load ? elementPath(k, *v.tensor, *v.layout) : 0;
+  for (const auto &op : v.operands) n += elementPaths(k, *op);
+  return n;
+}
+
+void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
   for (const ir::StmtPtr &s : body) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
-      n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
+      n = (a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec)) +
+          elementPaths(k, *a->value);
     } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
       // One A fragment per block row and one B fragment per block column, each kPerLane values, for up to four K
       // steps: the K loop is unrolled and clang-19 issues the LDS reads of about four steps ahead of the MFMAs
@@ -60,10 +76,11 @@ void scan(const ir::Body &body, Widest &w) {
       if (st->value->acc) continue;
       unsigned vec = st->value->layout->vec;
       n = temporaries(*st->value, vec) +
-          (st->value->kind == ir::Value::Kind::TileRef ? 0 : registersPerAccess(vec, st->tensor->dtype));
+          (st->value->kind == ir::Value::Kind::TileRef ? 0 : registersPerAccess(vec, st->tensor->dtype)) +
+          elementPaths(k, *st->value) + elementPath(k, *st->tensor, *st->value->layout);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
       ++w.loops;
-      scan(f->body, w);
+      scan(k, f->body, w);
     }
     if (n > w.vgprs) w.vgprs = n, w.loc = s->loc;
   }
@@ -153,7 +170,7 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t) 
                  registersPerAccess(tile->layout.vec, tile->dtype)),
          tileVGPRs(*tile), tile->loc);
   Widest widest;
-  scan(k.body, widest);
+  scan(k, k.body, widest);
   vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
   unsigned distributions = 0;
   for (size_t i = 0; i < k.tiles.size(); ++i) {
