@@ -76,6 +76,60 @@ template <int N, typename V> TILEC_DEVICE auto slice(V v, int first) {
   return out;
 }
 
+/// A buffer: a base pointer and a size in bytes, with the hardware's bounds check. An access of V at a byte offset
+/// whose bytes are not all inside [0, bytes) reads zeros, and a store there is dropped: on the GPU a raw buffer
+/// resource and buffer_load/buffer_store (dwordx4 for 16-byte V); in the emulator the same rule, checked in software.
+/// Offsets are 32-bit: one buffer covers at most 2^31 bytes.
+struct Buffer {
+#if defined(__HIP__)
+  __amdgpu_buffer_rsrc_t rsrc;
+#else
+  const char *base;
+  unsigned bytes;
+#endif
+};
+
+template <typename T> TILEC_DEVICE Buffer make_buffer(const T *base, unsigned bytes) {
+#if defined(__HIP__)
+  // Raw buffer (stride 0); 0x00020000: 32-bit data format on gfx9, needed for bounds checking.
+  return {__builtin_amdgcn_make_buffer_rsrc(const_cast<T *>(base), 0, static_cast<int>(bytes), 0x00020000)};
+#else
+  return {reinterpret_cast<const char *>(base), bytes};
+#endif
+}
+
+template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "buffer accesses move 4, 8 or 16 bytes");
+#if defined(__HIP__)
+  if constexpr (sizeof(V) == 16)
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b128(b.rsrc, byteOffset, 0, 0));
+  else if constexpr (sizeof(V) == 8)
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b64(b.rsrc, byteOffset, 0, 0));
+  else
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b32(b.rsrc, byteOffset, 0, 0));
+#else
+  if (byteOffset < 0 || static_cast<unsigned long>(byteOffset) + sizeof(V) > b.bytes) return V{};
+  return global_load<V>(b.base + byteOffset);
+#endif
+}
+
+template <typename V> TILEC_DEVICE void buffer_store(Buffer b, int byteOffset, V v) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "buffer accesses move 4, 8 or 16 bytes");
+#if defined(__HIP__)
+  typedef unsigned u32x2 __attribute__((ext_vector_type(2)));
+  typedef unsigned u32x4 __attribute__((ext_vector_type(4)));
+  if constexpr (sizeof(V) == 16)
+    __builtin_amdgcn_raw_buffer_store_b128(__builtin_bit_cast(u32x4, v), b.rsrc, byteOffset, 0, 0);
+  else if constexpr (sizeof(V) == 8)
+    __builtin_amdgcn_raw_buffer_store_b64(__builtin_bit_cast(u32x2, v), b.rsrc, byteOffset, 0, 0);
+  else
+    __builtin_amdgcn_raw_buffer_store_b32(__builtin_bit_cast(unsigned, v), b.rsrc, byteOffset, 0, 0);
+#else
+  if (byteOffset < 0 || static_cast<unsigned long>(byteOffset) + sizeof(V) > b.bytes) return;
+  global_store<V>(const_cast<char *>(b.base) + byteOffset, v);
+#endif
+}
+
 /// One access of V at `p` in LDS: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for 8, ds_read_b128 for 16).
 /// In the emulator, with TILEC_EMULATOR_CHECK_LDS=1, reads of bytes the workgroup never wrote are reported.
 template <typename V, typename T> TILEC_DEVICE V lds_load(const T *p) {
