@@ -213,53 +213,61 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t) 
   return e;
 }
 
+namespace {
+
+/// Where a budget is exceeded: the items as "N for what + ...", and the first counted declaration whose count takes
+/// `start` plus the counted items before it over `limit` (the kernel when none does).
+struct Overflow {
+  std::string items;
+  llvm::SMRange at;
+};
+
+Overflow overflow(const std::vector<ResourceItem> &items, unsigned start, unsigned limit, llvm::SMRange kernel,
+                  llvm::function_ref<bool(const ResourceItem &)> counted) {
+  Overflow o{"", kernel};
+  bool found = false;
+  unsigned running = start;
+  for (const ResourceItem &item : items) {
+    o.items += formatv("{0}{1} for {2}", o.items.empty() ? "" : " + ", item.count, item.what).str();
+    if (!counted(item)) continue;
+    if (!found && running + item.count > limit) o.at = item.loc, found = true;
+    running += item.count;
+  }
+  return o;
+}
+
+bool isTileItem(const ResourceItem &item) { return item.loc.isValid() && item.what.rfind("tile ", 0) == 0; }
+
+} // namespace
+
 bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
   const Target &t = *m.target;
   bool ok = true;
   for (const auto &k : m.kernels) {
     ResourceEstimate e = estimateResources(*k, t);
     if (e.archVgprs > t.maxArchVgprs) {
-      // Point at the tile whose registers take the total over the budget, counting the fixed overhead first.
-      unsigned running = e.archVgprs;
-      for (const ResourceItem &item : e.vgprItems)
-        if (item.loc.isValid() && item.what.rfind("tile ", 0) == 0) running -= item.count;
-      llvm::SMRange at = k->loc;
-      std::string items;
-      for (const ResourceItem &item : e.vgprItems) {
-        items += formatv("{0}{1} for {2}", items.empty() ? "" : " + ", item.count, item.what).str();
-        bool isTile = item.loc.isValid() && item.what.rfind("tile ", 0) == 0;
-        if (isTile && running <= t.maxArchVgprs && running + item.count > t.maxArchVgprs) at = item.loc;
-        if (isTile) running += item.count;
-      }
-      diags.error(at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than the {2} a lane can address "
-                              "on {3}: {4}; use fewer or narrower register tiles, or a larger workgroup",
-                              k->name, e.archVgprs, t.maxArchVgprs, t.name, items));
+      // Tiles are what the user can change: count the fixed overhead first and point at the tile that crosses.
+      unsigned tiles = 0;
+      for (const ResourceItem &item : e.vgprItems) tiles += isTileItem(item) ? item.count : 0;
+      Overflow o = overflow(e.vgprItems, e.archVgprs - tiles, t.maxArchVgprs, k->loc, isTileItem);
+      diags.error(o.at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than the {2} a lane can "
+                                "address on {3}: {4}; use fewer or narrower register tiles, or a larger workgroup",
+                                k->name, e.archVgprs, t.maxArchVgprs, t.name, o.items));
       ok = false;
       continue;
     }
     if (e.agprs > t.maxAgprs) {
-      // Point at the accumulator that takes the AGPRs over the budget.
-      unsigned running = 0;
-      llvm::SMRange at = k->loc;
-      std::string items;
-      for (const ResourceItem &item : e.agprItems) {
-        items += formatv("{0}{1} for {2}", items.empty() ? "" : " + ", item.count, item.what).str();
-        if (running <= t.maxAgprs && running + item.count > t.maxAgprs) at = item.loc;
-        running += item.count;
-      }
-      diags.error(at, formatv("kernel '{0}' needs {1} AGPRs per lane for its accumulators, more than the {2} a lane "
-                              "has on {3}: {4}; use a smaller accumulator per wave (more waves, or a smaller block)",
-                              k->name, e.agprs, t.maxAgprs, t.name, items));
+      Overflow o = overflow(e.agprItems, 0, t.maxAgprs, k->loc, [](const ResourceItem &) { return true; });
+      diags.error(o.at, formatv("kernel '{0}' needs {1} AGPRs per lane for its accumulators, more than the {2} a lane "
+                                "has on {3}: {4}; use a smaller accumulator per wave (more waves, or a smaller block)",
+                                k->name, e.agprs, t.maxAgprs, t.name, o.items));
       ok = false;
       continue;
     }
     if (e.ldsBytes > t.ldsBytesPerCU) {
-      std::string items;
-      for (const ResourceItem &item : e.ldsItems)
-        items += formatv("{0}{1} ({2})", items.empty() ? "" : " + ", item.count, item.what).str();
-      diags.error(e.ldsItems.empty() ? k->loc : e.ldsItems.back().loc,
-                  formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}: {4}",
-                          k->name, e.ldsBytes, t.ldsBytesPerCU, t.name, items));
+      Overflow o = overflow(e.ldsItems, 0, t.ldsBytesPerCU, k->loc, [](const ResourceItem &) { return true; });
+      diags.error(o.at, formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}: "
+                                "{4}", k->name, e.ldsBytes, t.ldsBytesPerCU, t.name, o.items));
       ok = false;
       continue;
     }
