@@ -2,12 +2,14 @@
 //
 // Per kernel, three passes: parameters; declarations (workgroup, grid, assume, tiles: the layout math runs here);
 // statements, lowered to IR with elementwise values type-checked against their destination's dtype and distribution.
-// Messages carry the arithmetic that decided them.
+// Messages carry the arithmetic that decided them. The element values and index expressions inside statements are
+// checked in SemaExpr.cpp; KernelSema.h declares the state both files share.
 //
 //===----------------------------------------------------------------------===//
 #include "Sema.h"
 
 #include "HIPEmitter.h"
+#include "KernelSema.h"
 #include "SemaGEMM.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -16,14 +18,12 @@
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace tilec;
+using namespace tilec::sema;
 using llvm::cast;
 using llvm::dyn_cast;
 using llvm::formatv;
 
-namespace {
-
-/// " (did you mean 'x'?)" for the closest of `candidates` to `name`, or "".
-std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates) {
+std::string sema::suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates) {
   llvm::StringRef best;
   unsigned bestDistance = 3;
   for (llvm::StringRef c : candidates) {
@@ -34,6 +34,8 @@ std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candid
   }
   return best.empty() ? "" : ("; did you mean '" + best + "'?").str();
 }
+
+namespace {
 
 const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8"};
 
@@ -63,1002 +65,540 @@ bool usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &di
   return false;
 }
 
-/// A checked element value; `untyped` for literal-only expressions whose dtype comes from context.
-struct Checked {
-  ir::ValuePtr value;
-  bool untyped = false;
-  explicit operator bool() const { return value != nullptr; }
-};
-
-class KernelSema {
-public:
-  KernelSema(const Target &target, DiagnosticEngine &diags) : target(target), diags(diags) {}
-
-  std::unique_ptr<ir::Kernel> run(const ast::Kernel &ak) {
-    kernel = std::make_unique<ir::Kernel>();
-    kernel->name = ak.name.name;
-    kernel->loc = ak.name.range;
-    unsigned before = diags.errorCount();
-    errorsAtStart = before;
-    params(ak);
-    declarations(ak);
-    for (const ast::StmtPtr &s : ak.body)
-      if (auto st = statement(*s, /*topLevel=*/true)) kernel->body.push_back(std::move(st));
-    warnings();
-    return diags.errorCount() == before ? std::move(kernel) : nullptr;
-  }
-
-private:
-  //===--- Names ---===//
-
-  bool declare(const ast::Ident &id, llvm::StringRef what) {
-    auto [it, inserted] = declared.try_emplace(id.name, id.range);
-    if (inserted) {
-      usableInHIP(id.name, id.range, diags); // reported, but the name is declared: its uses are no further errors
-      return true;
-    }
-    diags.error(id.range, formatv("{0} '{1}' redeclares a name", what, id.name));
-    diags.note(it->second, "previous declaration is here");
-    return false;
-  }
-
-  std::optional<DType> dtype(const ast::Ident &id) {
-    if (auto d = parseDType(id.name)) return d;
-    diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),
-                                  suggest(id.name, kDTypeNames)));
-    return std::nullopt;
-  }
-
-  std::vector<llvm::StringRef> tensorNames() const {
-    std::vector<llvm::StringRef> names;
-    for (const auto &e : tensors) names.push_back(e.getKey());
-    return names;
-  }
-
-  std::vector<llvm::StringRef> knownNames() const {
-    std::vector<llvm::StringRef> names;
-    for (const auto &e : declared) names.push_back(e.getKey());
-    for (const auto &l : loops) names.push_back(l.name);
-    return names;
-  }
-
-  //===--- Parameters ---===//
-
-  void params(const ast::Kernel &ak) {
-    std::vector<std::pair<std::string, llvm::SMRange>> dims;
-    for (const ast::Param &p : ak.params) {
-      bool fresh = declare(p.name, p.isTensor ? "tensor" : "scalar");
-      std::optional<DType> dt = dtype(p.dtype);
-      if (!p.isTensor) {
-        if (dt && !info(*dt).hasArithmetic)
-          diags.error(p.dtype.range, formatv("scalar parameters cannot be {0}; pass f32 and cast", name(*dt)));
-        if (fresh && dt) addScalar(p.name.name, *dt, false, p.range);
-        else if (fresh) poisoned.insert(p.name.name);
-        continue;
-      }
-      if (p.dims.size() != 2) {
-        diags.error(p.range, formatv("tensor '{0}' has {1} dimension{2}; tensors are 2-D [rows, columns]",
-                                     p.name.name, p.dims.size(), p.dims.size() == 1 ? "" : "s"));
-        if (fresh) poisoned.insert(p.name.name); // uses of it would only repeat the error
-        continue;
-      }
-      ir::Extent ext[2];
-      for (int i = 0; i < 2; ++i) {
-        const ast::Dim &d = p.dims[i];
-        if (d.isSymbol()) {
-          ext[i].symbol = d.symbol;
-          dims.emplace_back(d.symbol, d.range);
-        } else if (d.value <= 0) {
-          diags.error(d.range, "a tensor dimension must be positive");
-        } else {
-          ext[i].value = d.value;
-        }
-      }
-      if (!fresh || !dt) {
-        if (fresh) poisoned.insert(p.name.name);
-        continue;
-      }
-      auto t = std::make_unique<ir::Tensor>();
-      t->name = p.name.name;
-      t->dtype = *dt;
-      t->rows = ext[0];
-      t->cols = ext[1];
-      t->loc = p.range;
-      tensors[t->name] = t.get();
-      kernel->tensors.push_back(std::move(t));
-    }
-    // Dimension symbols become i32 arguments after the declared ones; a scalar i32 parameter may name one.
-    for (auto &[sym, range] : dims) {
-      if (scalars.count(sym)) {
-        if (scalars[sym]->dtype != DType::I32 && !scalars[sym]->isDimension)
-          diags.error(range, formatv("dimension '{0}' is also a scalar parameter of dtype {1}; dimensions are i32", sym,
-                                     name(scalars[sym]->dtype)));
-        else
-          scalars[sym]->isDimension = true; // `N: i32` declared explicitly: the same argument, still a dimension
-        continue;
-      }
-      if (tensors.count(sym)) {
-        diags.error(range, formatv("dimension '{0}' has the name of a tensor", sym));
-        continue;
-      }
-      declared.try_emplace(sym, range);
-      usableInHIP(sym, range, diags);
-      addScalar(sym, DType::I32, true, range);
-    }
-  }
-
-  void addScalar(const std::string &n, DType dt, bool isDim, llvm::SMRange loc) {
-    auto s = std::make_unique<ir::Scalar>();
-    s->name = n;
-    s->dtype = dt;
-    s->isDimension = isDim;
-    s->loc = loc;
-    scalars[n] = s.get();
-    kernel->scalars.push_back(std::move(s));
-  }
-
-  //===--- Declarations ---===//
-
-  void declarations(const ast::Kernel &ak) {
-    const ast::WorkgroupStmt *wg = nullptr;
-    const ast::GridStmt *grid = nullptr;
-    for (const ast::StmtPtr &s : ak.body) {
-      if (auto *w = dyn_cast<ast::WorkgroupStmt>(s.get())) {
-        if (wg) diags.error(w->range, "a kernel has one 'workgroup' statement"), diags.note(wg->range, "first one here");
-        else wg = w;
-      } else if (auto *g = dyn_cast<ast::GridStmt>(s.get())) {
-        if (grid) diags.error(g->range, "a kernel has one 'grid' statement"), diags.note(grid->range, "first one here");
-        else grid = g;
-      }
-    }
-    if (!wg) diags.error(ak.name.range, formatv("kernel '{0}' has no 'workgroup' statement; add one, e.g. "
-                                                "'workgroup 256;'", ak.name.name));
-    else workgroupOk = workgroup(*wg);
-    if (!grid) diags.error(ak.name.range, formatv("kernel '{0}' has no 'grid over T tile [rows, cols]' statement",
-                                                  ak.name.name));
-    else gridStatement(*grid);
-    for (const ast::StmtPtr &s : ak.body) {
-      if (auto *a = dyn_cast<ast::AssumeStmt>(s.get())) assume(*a);
-      else if (auto *t = dyn_cast<ast::TileDecl>(s.get())) tile(*t);
-      else if (auto *l = dyn_cast<ast::LdsDecl>(s.get())) ldsDecl(*l);
-      else if (auto *a = dyn_cast<ast::AccDecl>(s.get())) accDecl(*a);
-    }
-  }
-
-  void ldsDecl(const ast::LdsDecl &l) {
-    bool fresh = declare(l.name, "lds buffer");
-    std::optional<DType> dt = dtype(l.dtype);
-    bool shapeOk = shape2D(l.shape, formatv("lds '{0}'", l.name.name).str());
-    if (!fresh) return;
-    if (fresh) usableInHIP(l.name.name, l.name.range, diags);
-    if (!dt || !shapeOk) return (void)poisoned.insert(l.name.name);
-    auto buffer = sema::makeLds(l, *dt, diags);
-    ldsBuffers[buffer->name] = buffer.get();
-    kernel->ldsBuffers.push_back(std::move(buffer));
-  }
-
-  void accDecl(const ast::AccDecl &a) {
-    bool fresh = declare(a.name, "acc tile");
-    std::optional<DType> dt = dtype(a.dtype);
-    bool shapeOk = shape2D(a.shape, formatv("acc '{0}'", a.name.name).str());
-    if (!fresh) return;
-    usableInHIP(a.name.name, a.name.range, diags);
-    std::unique_ptr<ir::AccTile> acc;
-    if (dt && shapeOk && workgroupOk) acc = sema::makeAcc(a, *dt, kernel->workgroupSize, target, diags);
-    if (!acc) return (void)poisoned.insert(a.name.name);
-    accs[acc->name] = acc.get();
-    kernel->accs.push_back(std::move(acc));
-  }
-
-  /// `lds = tile`.
-  ir::StmtPtr ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst) {
-    auto *src = dyn_cast<ast::NameExpr>(a.value.get());
-    auto it = src ? tiles.find(src->name) : tiles.end();
-    if (a.accumulate || it == tiles.end()) {
-      if (src && poisoned.count(src->name)) return nullptr;
-      diags.error(a.value->range, formatv("an LDS buffer is written from a register tile: '{0} = tile;'",
-                                          dst.name));
-      return nullptr;
-    }
-    used.insert(src->name);
-    readTile(src->name, src->range);
-    return sema::makeLdsWrite(a, dst, *it->second, diags);
-  }
-
-  /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
-  ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
-    auto *call = dyn_cast<ast::CallExpr>(s.value.get());
-    if (!s.accumulate || !call || call->callee.name != "mma") {
-      diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
-      return nullptr;
-    }
-    if (call->args.size() != 2) {
-      diags.error(call->range, formatv("mma takes 2 arguments (A and B); it has {0}", call->args.size()));
-      return nullptr;
-    }
-    const ast::Expr *bArg = call->args[1].get();
-    bool nk = false;
-    if (auto *t = dyn_cast<ast::CallExpr>(bArg); t && t->callee.name == "transpose" && t->args.size() == 1) {
-      nk = true;
-      bArg = t->args[0].get();
-    }
-    ir::LdsBuffer *a = ldsOperand(*call->args[0]), *b = ldsOperand(*bArg);
-    if (!a || !b) return nullptr;
-    return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, orientation, diags);
-  }
-
-  ir::LdsBuffer *ldsOperand(const ast::Expr &e) {
-    auto *n = dyn_cast<ast::NameExpr>(&e);
-    if (n && ldsBuffers.count(n->name)) return ldsBuffers[n->name];
-    if (n && poisoned.count(n->name)) return nullptr;
-    diags.error(e.range, "an mma operand is an LDS buffer (or transpose of one for a B stored N x K)");
-    return nullptr;
-  }
-
-  bool workgroup(const ast::WorkgroupStmt &w) {
-    int64_t n = w.size.value, wave = target.waveSize;
-    if (n <= 0) {
-      diags.error(w.size.range, formatv("workgroup {0} has no threads; a workgroup is a positive multiple of the {1} "
-                                        "lanes of a wave, e.g. 256", n, wave));
-      return false;
-    }
-    if (n % wave != 0) {
-      int64_t below = n / wave * wave, above = below + wave;
-      std::string fix = below == 0                            ? formatv("use {0}", above).str()
-                        : above > target.maxWorkgroupSize ? formatv("use {0}", below).str()
-                                                              : formatv("use {0} or {1}", below, above).str();
-      diags.error(w.size.range, formatv("workgroup {0} is not a multiple of the {1} lanes of a wave ({0} % {1} = {2}); "
-                                        "{3}", n, wave, n % wave, fix));
-      return false;
-    }
-    if (n > target.maxWorkgroupSize) {
-      diags.error(w.size.range, formatv("workgroup {0} exceeds the {1} threads a workgroup may have on {2}", n,
-                                        target.maxWorkgroupSize, target.name));
-      return false;
-    }
-    kernel->workgroupSize = static_cast<unsigned>(n);
-    return true;
-  }
-
-  void gridStatement(const ast::GridStmt &g) {
-    auto it = tensors.find(g.tensor.name);
-    if (it == tensors.end()) {
-      if (!poisoned.count(g.tensor.name))
-        diags.error(g.tensor.range, formatv("'grid over' needs a tensor parameter; '{0}' is not one{1}",
-                                            g.tensor.name, suggest(g.tensor.name, tensorNames())));
-      shape2D(g.shape, "the grid tile");
-      return;
-    }
-    if (!shape2D(g.shape, "the grid tile")) return;
-    kernel->gridTensor = it->second;
-    kernel->gridTileRows = static_cast<unsigned>(g.shape.dims[0].value);
-    kernel->gridTileCols = static_cast<unsigned>(g.shape.dims[1].value);
-  }
-
-  bool shape2D(const ast::Shape &s, llvm::StringRef what) {
-    if (s.dims.size() != 2) {
-      diags.error(s.range, formatv("{0} has {1} dimension{2}; it must be 2-D [rows, columns]", what, s.dims.size(),
-                                   s.dims.size() == 1 ? "" : "s"));
-      return false;
-    }
-    bool ok = true;
-    for (const ast::IntLit &d : s.dims)
-      if (d.value <= 0) diags.error(d.range, formatv("{0} needs positive dimensions", what)), ok = false;
-    return ok;
-  }
-
-  void assume(const ast::AssumeStmt &a) {
-    // assume SYMBOL % INT == 0
-    auto *eq = dyn_cast<ast::BinaryExpr>(a.cond.get());
-    auto *rem = eq ? dyn_cast<ast::BinaryExpr>(eq->lhs.get()) : nullptr;
-    auto *zero = eq ? dyn_cast<ast::IntExpr>(eq->rhs.get()) : nullptr;
-    auto *sym = rem ? dyn_cast<ast::NameExpr>(rem->lhs.get()) : nullptr;
-    auto *mod = rem ? dyn_cast<ast::IntExpr>(rem->rhs.get()) : nullptr;
-    if (!eq || eq->op != ast::BinaryOp::Eq || !rem || rem->op != ast::BinaryOp::Rem || !zero || zero->value != 0 ||
-        !sym || !mod) {
-      diags.error(a.cond->range, "'assume' takes the form 'N % 8 == 0', with N a tensor dimension");
-      return;
-    }
-    auto it = scalars.find(sym->name);
-    if (it == scalars.end() || !it->second->isDimension) {
-      diags.error(sym->range, formatv("'{0}' is not a tensor dimension; 'assume' constrains dimensions", sym->name));
-      return;
-    }
-    if (mod->value <= 0) {
-      diags.error(mod->range, "the modulus of an 'assume' must be positive");
-      return;
-    }
-    kernel->assumptions.push_back({sym->name, mod->value, a.range});
-  }
-
-  void tile(const ast::TileDecl &t) {
-    bool fresh = declare(t.name, "tile");
-    std::optional<DType> dt = dtype(t.dtype);
-    bool shapeOk = shape2D(t.shape, formatv("tile '{0}'", t.name.name).str());
-    if (!fresh) return;
-    if (!dt || !shapeOk || !workgroupOk) {
-      poisoned.insert(t.name.name);
-      return;
-    }
-    LayoutRequest req;
-    req.pattern = t.pattern;
-    req.rows = static_cast<unsigned>(t.shape.dims[0].value);
-    req.cols = static_cast<unsigned>(t.shape.dims[1].value);
-    req.elemBytes = sizeOf(*dt);
-    req.dtypeName = name(*dt);
-    req.threads = kernel->workgroupSize;
-    req.waveSize = target.waveSize;
-    req.maxAccessBytes = target.maxBytesPerLaneAccess;
-    if (t.vec) req.vec = static_cast<unsigned>(t.vec->value);
-    if (t.waves) req.waveGrid = {static_cast<unsigned>(t.waves->wy.value), static_cast<unsigned>(t.waves->wx.value)};
-    std::vector<LayoutProblem> problems;
-    std::optional<Layout> layout = solveLayout(req, problems);
-    for (const LayoutProblem &p : problems) {
-      llvm::SMRange at = p.field == LayoutField::Vec     ? t.vecRange
-                         : p.field == LayoutField::Waves ? (t.waves ? t.waves->range : t.patternRange)
-                                                         : t.shape.range;
-      diags.error(at, formatv("tile '{0}': {1}", t.name.name, p.message));
-    }
-    if (!layout) {
-      poisoned.insert(t.name.name);
-      return;
-    }
-    // A lane holds R accesses of vec elements, each in ceil(bytes / 4) 32-bit registers.
-    uint64_t regsPerAccess = (layout->bytesPerAccess() + 3) / 4, vgprs = uint64_t(layout->rowsPerLane) * regsPerAccess;
-    if (vgprs > target.maxArchVgprs) {
-      diags.error(t.shape.range,
-                  formatv("tile '{0}' needs R x ceil({1} B / 4) = {2} x {3} = {4} VGPRs per lane, more than the {5} "
-                          "a lane has on {6}; use a smaller tile or a larger workgroup",
-                          t.name.name, layout->bytesPerAccess(), layout->rowsPerLane, regsPerAccess, vgprs,
-                          target.maxArchVgprs, target.name));
-      poisoned.insert(t.name.name);
-      return;
-    }
-    auto tile = std::make_unique<ir::Tile>();
-    tile->name = t.name.name;
-    tile->dtype = *dt;
-    tile->layout = *layout;
-    tile->loc = t.name.range;
-    tiles[tile->name] = tile.get();
-    tileDecls[tile->name] = &t;
-    kernel->tiles.push_back(std::move(tile));
-  }
-
-  //===--- Statements ---===//
-
-  ir::StmtPtr statement(const ast::Stmt &s, bool topLevel) {
-    switch (s.kind) {
-    case ast::Stmt::Kind::Workgroup:
-    case ast::Stmt::Kind::Grid:
-    case ast::Stmt::Kind::Tile:
-    case ast::Stmt::Kind::Lds:
-    case ast::Stmt::Kind::Acc:
-    case ast::Stmt::Kind::Assume:
-      if (!topLevel) diags.error(s.range, "declarations belong at the top level of the kernel body, not inside 'for'");
-      return nullptr;
-    case ast::Stmt::Kind::Assign: return assign(cast<ast::AssignStmt>(s));
-    case ast::Stmt::Kind::Store: return store(cast<ast::StoreStmt>(s));
-    case ast::Stmt::Kind::For: return forLoop(cast<ast::ForStmt>(s));
-    case ast::Stmt::Kind::Barrier: return std::make_unique<ir::Barrier>(s.range);
-    }
-    return nullptr;
-  }
-
-  ir::StmtPtr assign(const ast::AssignStmt &a) {
-    const std::string &n = a.target.name;
-    if (auto l = ldsBuffers.find(n); l != ldsBuffers.end()) return ldsWrite(a, *l->second);
-    if (auto c = accs.find(n); c != accs.end()) return mmaUpdate(a, *c->second);
-    auto it = tiles.find(n);
-    if (it == tiles.end()) {
-      if (poisoned.count(n)) return nullptr;
-      if (tensors.count(n))
-        diags.error(a.target.range, formatv("cannot assign to tensor '{0}'; write it with 'store {0}[...] = ...'", n));
-      else if (declared.count(n) || isLoopVar(n))
-        diags.error(a.target.range, formatv("cannot assign to '{0}'; only register tiles are assigned", n));
-      else
-        diags.error(a.target.range, formatv("'{0}' is not declared; declare it with 'tile {0}: dtype[rows, cols] "
-                                            "pattern;'{1}", n, suggest(n, knownNames())));
-      // Still report errors inside the value, but not that its loads lack a tile: that is the error just reported.
-      missingTarget = true;
-      checkValue(*a.value, nullptr);
-      missingTarget = false;
-      return nullptr;
-    }
-    const ir::Tile *dst = it->second;
-    used.insert(n);
-    Checked v = checkValue(*a.value, &dst->layout);
-    if (!v) return nullptr;
-    if (a.accumulate) {
-      readTile(n, a.target.range);
-      auto self = std::make_unique<ir::Value>();
-      self->kind = ir::Value::Kind::TileRef;
-      self->dtype = dst->dtype;
-      self->isTile = true;
-      self->layout = &dst->layout;
-      self->tile = dst;
-      self->loc = a.target.range;
-      // Errors about the implied '+' point at the '+=' the user wrote.
-      const char *from = a.target.range.End.getPointer(), *to = a.value->range.Start.getPointer();
-      size_t at = llvm::StringRef(from, to - from).find("+=");
-      llvm::SMRange opRange = at == llvm::StringRef::npos
-                                  ? a.range
-                                  : llvm::SMRange(llvm::SMLoc::getFromPointer(from + at),
-                                                  llvm::SMLoc::getFromPointer(from + at + 2));
-      v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, opRange, "+=");
-      if (!v) return nullptr;
-    }
-    assigned.insert(n);
-    if (!fitInto(v, dst->dtype, &dst->layout, formatv("tile '{0}'", n).str(), a.value->range)) return nullptr;
-    linkTiles(dst, *v.value);
-    auto st = std::make_unique<ir::Assign>(a.range);
-    st->dst = dst;
-    st->value = std::move(v.value);
-    return st;
-  }
-
-  ir::StmtPtr store(const ast::StoreStmt &s) {
-    const ir::Tensor *tensor = nullptr;
-    ir::IndexPtr row, col;
-    bool windowOk = window(s.window, tensor, row, col);
-    Checked v = checkValue(*s.value, nullptr);
-    if (!windowOk || !v) return nullptr;
-    if (!v.value->isTile) {
-      diags.error(s.value->range, "a store needs a tile value; this expression is the same for every element");
-      return nullptr;
-    }
-    if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
-      return nullptr;
-    if (v.value->layout && !blockShapeMatches(s.window, v.value->layout->rows, v.value->layout->cols)) return nullptr;
-    if (v.value->acc && !blockShapeMatches(s.window, v.value->acc->rows, v.value->acc->cols)) return nullptr;
-    const_cast<ir::Tensor *>(tensor)->isWritten = true;
-    auto st = std::make_unique<ir::Store>(s.range);
-    st->tensor = tensor;
-    st->row = std::move(row);
-    st->col = std::move(col);
-    st->value = std::move(v.value);
-    return st;
-  }
-
-  ir::StmtPtr forLoop(const ast::ForStmt &f) {
-    bool shadows = declared.count(f.var.name) || isLoopVar(f.var.name);
-    bool reserved = !shadows && !usableInHIP(f.var.name, f.var.range, diags);
-    if (shadows) {
-      diags.error(f.var.range, formatv("loop variable '{0}' shadows another name", f.var.name));
-      for (const auto &l : loops)
-        if (l.name == f.var.name) diags.note(l.range, "the enclosing loop's variable is here");
-      if (!isLoopVar(f.var.name))
-        diags.note(declared.lookup(f.var.name), formatv("'{0}' is declared here", f.var.name));
-    }
-    auto loop = std::make_unique<ir::For>(f.range);
-    loop->var = f.var.name;
-    loop->lower = index(*f.lower);
-    loop->upper = index(*f.upper);
-    if (f.step) {
-      loop->step = index(*f.step);
-    } else {
-      loop->step = std::make_unique<ir::Index>();
-      loop->step->kind = ir::Index::Kind::Const;
-      loop->step->value = 1;
-    }
-    bool stepOk = true;
-    if (std::optional<int64_t> step = loop->step ? constantValue(*loop->step) : std::nullopt; step && *step <= 0) {
-      diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", *step));
-      stepOk = false;
-    }
-    int64_t divisor = 1;
-    if (loop->lower && loop->step)
-      divisor = std::min(ir::knownDivisor(*loop->lower, *kernel), ir::knownDivisor(*loop->step, *kernel));
-    loops.push_back({f.var.name, divisor, f.var.range});
-    for (const ast::StmtPtr &s : f.body)
-      if (auto st = statement(*s, false)) loop->body.push_back(std::move(st));
-    loops.pop_back();
-    if (shadows || reserved || !stepOk || !loop->lower || !loop->upper || !loop->step) return nullptr;
-    return loop;
-  }
-
-  bool isLoopVar(llvm::StringRef n) const {
-    for (const auto &l : loops)
-      if (l.name == n) return true;
-    return false;
-  }
-
-  //===--- Windows and index expressions ---===//
-
-  bool window(const ast::Window &w, const ir::Tensor *&tensor, ir::IndexPtr &row, ir::IndexPtr &col) {
-    auto it = tensors.find(w.tensor.name);
-    if (it == tensors.end()) {
-      if (!poisoned.count(w.tensor.name))
-        diags.error(w.tensor.range, formatv("'{0}' is not a tensor parameter{1}", w.tensor.name,
-                                            suggest(w.tensor.name, tensorNames())));
-      return false;
-    }
-    tensor = it->second;
-    if (w.indices.size() == 1) {
-      if (auto *n = dyn_cast<ast::NameExpr>(w.indices[0].get()); n && n->name == "block") {
-        row = blockIndex(ir::Index::Kind::BlockRow, n->range);
-        col = blockIndex(ir::Index::Kind::BlockCol, n->range);
-        return true;
-      }
-    }
-    if (w.indices.size() != 2) {
-      diags.error(w.range, formatv("a window of '{0}' takes 2 indices [row, column] or [block]; it has {1}",
-                                   w.tensor.name, w.indices.size()));
-      return false;
-    }
-    row = index(*w.indices[0]);
-    col = index(*w.indices[1]);
-    return row && col;
-  }
-
-  /// The value of an index expression of literals only (std::nullopt for anything else, or on overflow).
-  static std::optional<int64_t> constantValue(const ir::Index &i) {
-    if (i.kind == ir::Index::Kind::Const) return i.value;
-    if (!i.isBinary()) return std::nullopt;
-    std::optional<int64_t> l = constantValue(*i.lhs), r = constantValue(*i.rhs);
-    int64_t out = 0;
-    if (!l || !r) return std::nullopt;
-    switch (i.kind) {
-    case ir::Index::Kind::Add: return __builtin_add_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
-    case ir::Index::Kind::Sub: return __builtin_sub_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
-    case ir::Index::Kind::Mul: return __builtin_mul_overflow(*l, *r, &out) ? std::nullopt : std::optional(out);
-    case ir::Index::Kind::Div: return *r == 0 || (*r == -1 && *l == INT64_MIN) ? std::nullopt : std::optional(*l / *r);
-    case ir::Index::Kind::Rem: return *r == 0 || (*r == -1 && *l == INT64_MIN) ? std::nullopt : std::optional(*l % *r);
-    default: return std::nullopt;
-    }
-  }
-
-  /// `T[block]` is the workgroup's whole grid block; the tile that moves through it must have the block's shape.
-  bool blockShapeMatches(const ast::Window &w, unsigned rows, unsigned cols) {
-    struct { unsigned rows, cols; } tile{rows, cols};
-    auto *n = w.indices.size() == 1 ? dyn_cast<ast::NameExpr>(w.indices[0].get()) : nullptr;
-    if (!n || n->name != "block" || !kernel->gridTensor) return true;
-    if (tile.rows == kernel->gridTileRows && tile.cols == kernel->gridTileCols) return true;
-    diags.error(w.range, formatv("{0}[block] is the workgroup's {1} x {2} block of the grid, but the tile is {3} x "
-                                 "{4}; for a {3} x {4} window at the block's origin write {0}[block.row, block.col]",
-                                 w.tensor.name, kernel->gridTileRows, kernel->gridTileCols, tile.rows, tile.cols));
-    return false;
-  }
-
-  ir::IndexPtr blockIndex(ir::Index::Kind kind, llvm::SMRange loc) {
-    auto i = std::make_unique<ir::Index>();
-    i->kind = kind;
-    i->loc = loc;
-    return i;
-  }
-
-  ir::IndexPtr index(const ast::Expr &e) {
-    auto out = std::make_unique<ir::Index>();
-    out->loc = e.range;
-    switch (e.kind) {
-    case ast::Expr::Kind::Int:
-      out->kind = ir::Index::Kind::Const;
-      out->value = cast<ast::IntExpr>(e).value;
-      return out;
-    case ast::Expr::Kind::Member: {
-      auto &m = cast<ast::MemberExpr>(e);
-      if (m.base.name != "block" || (m.member.name != "row" && m.member.name != "col")) {
-        diags.error(e.range, formatv("unknown index '{0}.{1}'; the block's origin is block.row and block.col",
-                                     m.base.name, m.member.name));
-        return nullptr;
-      }
-      out->kind = m.member.name == "row" ? ir::Index::Kind::BlockRow : ir::Index::Kind::BlockCol;
-      return out;
-    }
-    case ast::Expr::Kind::Name: {
-      const std::string &n = cast<ast::NameExpr>(e).name;
-      for (const auto &l : llvm::reverse(loops))
-        if (l.name == n) {
-          out->kind = ir::Index::Kind::LoopVar;
-          out->name = n;
-          out->value = l.divisor;
-          return out;
-        }
-      if (auto it = scalars.find(n); it != scalars.end() && it->second->dtype == DType::I32) {
-        out->kind = ir::Index::Kind::Scalar;
-        out->name = n;
-        return out;
-      }
-      if (poisoned.count(n)) return nullptr;
-      if (n == "block")
-        diags.error(e.range, "'block' names the whole window ([block]); in an index use block.row or block.col");
-      else if (declared.count(n))
-        diags.error(e.range, formatv("'{0}' cannot be used as an index; indices are i32 dimensions, i32 scalars, "
-                                     "loop variables, block.row and block.col", n));
-      else
-        diags.error(e.range, formatv("unknown name '{0}'{1}", n, suggest(n, knownNames())));
-      return nullptr;
-    }
-    case ast::Expr::Kind::Neg: {
-      out->kind = ir::Index::Kind::Sub;
-      out->lhs = std::make_unique<ir::Index>();
-      out->lhs->kind = ir::Index::Kind::Const;
-      out->rhs = index(*cast<ast::NegExpr>(e).operand);
-      return out->rhs ? std::move(out) : nullptr;
-    }
-    case ast::Expr::Kind::Binary: {
-      auto &b = cast<ast::BinaryExpr>(e);
-      static const ir::Index::Kind kinds[] = {ir::Index::Kind::Add, ir::Index::Kind::Sub, ir::Index::Kind::Mul,
-                                              ir::Index::Kind::Div, ir::Index::Kind::Rem};
-      if (b.op == ast::BinaryOp::Eq) {
-        diags.error(b.opRange, "'==' is only allowed in 'assume'");
-        return nullptr;
-      }
-      out->kind = kinds[static_cast<int>(b.op)];
-      out->lhs = index(*b.lhs);
-      out->rhs = index(*b.rhs);
-      if (!out->lhs || !out->rhs) return nullptr;
-      if ((b.op == ast::BinaryOp::Div || b.op == ast::BinaryOp::Rem) && constantValue(*out->rhs) == 0) {
-        diags.error(b.opRange, formatv("division by zero: the right operand of '{0}' is 0", spelling(b.op)));
-        return nullptr;
-      }
-      return out;
-    }
-    default:
-      diags.error(e.range, "not an index expression; indices are integer arithmetic on dimensions, i32 scalars, "
-                           "loop variables, block.row and block.col");
-      return nullptr;
-    }
-  }
-
-  //===--- Element values ---===//
-
-  static std::string describe(const ir::Value &v) {
-    switch (v.kind) {
-    case ir::Value::Kind::TileRef: return formatv("{0} tile '{1}'", name(v.dtype), v.tile->name);
-    case ir::Value::Kind::ScalarRef: return formatv("{0} scalar '{1}'", name(v.dtype), v.scalar->name);
-    case ir::Value::Kind::Load: return formatv("load of {0} tensor '{1}'", name(v.dtype), v.tensor->name);
-    default: return formatv("{0} {1}", name(v.dtype), v.isTile ? "tile expression" : "scalar expression");
-    }
-  }
-
-  static std::string describeLayout(const Layout &l) {
-    return formatv("{0} vec {1}, waves [{2}, {3}], X0 {4}, R {5}", patternName(l.pattern), l.vec, l.wavesY,
-                   l.wavesX, l.lanesX, l.rowsPerLane);
-  }
-
-  /// Gives untyped literals in `v` the dtype `dt`; false (with an error) for a float literal in an integer context,
-  /// any literal in an fp8/bf8 context, and the checks `combine` makes on typed operands.
-  bool coerce(ir::Value &v, DType dt) {
-    v.dtype = dt;
-    if (!info(dt).hasArithmetic) {
-      diags.error(v.loc, formatv("literals cannot be {0}; write cast<{0}>(...) of an f32 value", name(dt)));
-      return false;
-    }
-    if (v.kind == ir::Value::Kind::Const && !info(dt).isFloat && v.spelling.find_first_of(".eE") != std::string::npos) {
-      diags.error(v.loc, formatv("float literal {0} used as {1}", v.spelling, name(dt)));
-      return false;
-    }
-    if (v.kind == ir::Value::Kind::Binary && !operatorFits(v.op, dt, *v.operands[1], v.loc)) return false;
-    bool ok = true;
-    for (auto &op : v.operands) ok &= coerce(*op, dt);
-    return ok;
-  }
-
-  /// Checks that `v` can be stored as `dt` values (with distribution `layout`, when given).
-  bool fitInto(Checked &v, DType dt, const Layout *layout, const std::string &what, llvm::SMRange range) {
-    if (v.untyped) return coerce(*v.value, dt);
-    if (v.value->dtype != dt) {
-      diags.error(range, formatv("cannot put {0} values into {1} {2}; convert with cast<{1}>(...)",
-                                 name(v.value->dtype), name(dt), what));
-      return false;
-    }
-    if (layout && v.value->acc) {
-      diags.error(range, formatv("{0} is distributed as {1}, but the value is in acc {2}'s MFMA layout; accumulators "
-                                 "are stored straight to memory", what, describeLayout(*layout), v.value->acc->name));
-      return false;
-    }
-    if (layout && v.value->layout && !layout->sameMapping(*v.value->layout)) {
-      diags.error(range, formatv("{0} is distributed as {1}, but the value as {2}; elementwise operations need the "
-                                 "same distribution", what, describeLayout(*layout), describeLayout(*v.value->layout)));
-      return false;
-    }
-    return true;
-  }
-
-  /// Whether `op` applies to `dt` values (with `rhs` its right operand); reports at `at` when not.
-  bool operatorFits(ir::ValueOp op, DType dt, const ir::Value &rhs, llvm::SMRange at) {
-    if (!info(dt).hasArithmetic) {
-      diags.error(at, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(dt)));
-      return false;
-    }
-    if (op == ir::ValueOp::Rem && info(dt).isFloat) {
-      diags.error(at, formatv("'%' needs integer operands; {0} is a floating-point dtype", name(dt)));
-      return false;
-    }
-    if ((op == ir::ValueOp::Div || op == ir::ValueOp::Rem) && !info(dt).isFloat &&
-        rhs.kind == ir::Value::Kind::Const && rhs.constant == 0) {
-      diags.error(at, formatv("{0} division by zero: the right operand of '{1}' is 0", name(dt), spelling(op)));
-      return false;
-    }
-    return true;
-  }
-
-  static bool sameAcc(const ir::AccTile &a, const ir::AccTile &b) {
-    return a.instr == b.instr && a.rows == b.rows && a.cols == b.cols && a.wavesY == b.wavesY && a.wavesX == b.wavesX;
-  }
-
-  Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
-                  llvm::StringRef shown = {}) {
-    ir::Value &l = *lhs.value, &r = *rhs.value;
-    if (shown.empty()) shown = spelling(op);
-    if (!lhs.untyped && !rhs.untyped && l.dtype != r.dtype) {
-      diags.error(opRange, formatv("operands of '{0}' differ in dtype: {1} and {2}; convert one with cast<..>(...)",
-                                   shown, describe(l), describe(r)));
-      return {};
-    }
-    // With one typed operand the literal side takes its dtype; untyped ones are checked when they get a dtype.
-    if (!lhs.untyped || !rhs.untyped) {
-      DType dt = lhs.untyped ? r.dtype : l.dtype;
-      if (!operatorFits(op, dt, r, opRange) || (lhs.untyped && !coerce(l, dt)) || (rhs.untyped && !coerce(r, dt)))
-        return {};
-    }
-    if (!lhs.untyped && !rhs.untyped) {
-      if ((l.acc && r.layout) || (l.layout && r.acc) || (l.acc && r.acc && !sameAcc(*l.acc, *r.acc))) {
-        diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} and {2} (an accumulator "
-                                     "keeps its MFMA C/D layout)", shown, describe(l), describe(r)));
-        return {};
-      }
-      if (l.layout && r.layout && !l.layout->sameMapping(*r.layout)) {
-        diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} is {2}, {3} is {4}",
-                                     shown, describe(l), describeLayout(*l.layout), describe(r),
-                                     describeLayout(*r.layout)));
-        return {};
-      }
-    }
-    auto v = std::make_unique<ir::Value>();
-    v->kind = ir::Value::Kind::Binary;
-    v->op = op;
-    v->dtype = l.dtype;
-    v->isTile = l.isTile || r.isTile;
-    v->layout = l.layout ? l.layout : r.layout;
-    v->acc = l.acc ? l.acc : r.acc;
-    v->loc = range;
-    bool untyped = lhs.untyped && rhs.untyped;
-    v->operands.push_back(std::move(lhs.value));
-    v->operands.push_back(std::move(rhs.value));
-    return {std::move(v), untyped};
-  }
-
-  Checked checkValue(const ast::Expr &e, const Layout *context) {
-    auto v = std::make_unique<ir::Value>();
-    v->loc = e.range;
-    switch (e.kind) {
-    case ast::Expr::Kind::Int:
-    case ast::Expr::Kind::Float: {
-      v->kind = ir::Value::Kind::Const;
-      if (auto *i = dyn_cast<ast::IntExpr>(&e)) v->constant = double(i->value), v->spelling = std::to_string(i->value);
-      else v->constant = cast<ast::FloatExpr>(e).value, v->spelling = cast<ast::FloatExpr>(e).spelling;
-      return {std::move(v), true};
-    }
-    case ast::Expr::Kind::Name: return nameValue(cast<ast::NameExpr>(e), std::move(v));
-    case ast::Expr::Kind::Member:
-      diags.error(e.range, "block.row and block.col are indices; they cannot be used as element values");
-      return {};
-    case ast::Expr::Kind::Neg: {
-      Checked o = checkValue(*cast<ast::NegExpr>(e).operand, context);
-      if (!o) return {};
-      if (!o.untyped && !info(o.value->dtype).hasArithmetic) {
-        diags.error(e.range, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(o.value->dtype)));
-        return {};
-      }
-      v->kind = ir::Value::Kind::Unary;
-      v->op = ir::ValueOp::Neg;
-      v->dtype = o.value->dtype;
-      v->isTile = o.value->isTile;
-      v->layout = o.value->layout;
-      v->acc = o.value->acc;
-      v->operands.push_back(std::move(o.value));
-      return {std::move(v), o.untyped};
-    }
-    case ast::Expr::Kind::Binary: {
-      auto &b = cast<ast::BinaryExpr>(e);
-      if (b.op == ast::BinaryOp::Eq) {
-        diags.error(b.opRange, "'==' is only allowed in 'assume'");
-        return {};
-      }
-      Checked l = checkValue(*b.lhs, context), r = checkValue(*b.rhs, context);
-      if (!l || !r) return {};
-      static const ir::ValueOp ops[] = {ir::ValueOp::Add, ir::ValueOp::Sub, ir::ValueOp::Mul, ir::ValueOp::Div,
-                                        ir::ValueOp::Rem};
-      return combine(ops[static_cast<int>(b.op)], std::move(l), std::move(r), e.range, b.opRange);
-    }
-    case ast::Expr::Kind::Call: return call(cast<ast::CallExpr>(e), context);
-    case ast::Expr::Kind::Cast: {
-      auto &c = cast<ast::CastExpr>(e);
-      std::optional<DType> dt = dtype(c.dtype);
-      Checked o = checkValue(*c.operand, context);
-      if (!dt || !o) return {};
-      if (o.untyped && !coerce(*o.value, info(*dt).hasArithmetic ? *dt : DType::F32)) return {};
-      v->kind = ir::Value::Kind::Cast;
-      v->dtype = *dt;
-      v->isTile = o.value->isTile;
-      v->layout = o.value->layout;
-      v->acc = o.value->acc;
-      v->operands.push_back(std::move(o.value));
-      return {std::move(v), false};
-    }
-    case ast::Expr::Kind::Load: {
-      auto &l = cast<ast::LoadExpr>(e);
-      const ir::Tensor *tensor = nullptr;
-      if (!window(l.window, tensor, v->row, v->col)) return {};
-      if (!context) {
-        if (!missingTarget)
-          diags.error(e.range, "a load needs a register tile to land in; assign it to a tile first, e.g. "
-                               "'t = load X[block];'");
-        return {};
-      }
-      if (!blockShapeMatches(l.window, context->rows, context->cols)) return {};
-      if (context->vec * sizeOf(tensor->dtype) > target.maxBytesPerLaneAccess) {
-        // The load follows its destination's distribution; with a wider dtype than the destination it may not fit.
-        diags.error(e.range, formatv("this load of {0} tensor '{1}' follows its destination's vec {2}: {2} x {0} "
-                                     "({3} B) = {4} B exceeds the {5} bytes one lane can load; give the destination "
-                                     "vec {6} or load into {7} {0} tile first",
-                                     name(tensor->dtype), tensor->name, context->vec, sizeOf(tensor->dtype),
-                                     context->vec * sizeOf(tensor->dtype), target.maxBytesPerLaneAccess,
-                                     target.maxBytesPerLaneAccess / sizeOf(tensor->dtype),
-                                     name(tensor->dtype).front() == 'b' ? "a" : "an"));
-        return {};
-      }
-      const_cast<ir::Tensor *>(tensor)->isRead = true;
-      v->kind = ir::Value::Kind::Load;
-      v->tensor = tensor;
-      v->dtype = tensor->dtype;
-      v->isTile = true;
-      v->layout = context;
-      return {std::move(v), false};
-    }
-    }
-    return {};
-  }
-
-  /// Warns (once per tile) when a tile is read before any statement above assigns it: its registers hold garbage.
-  /// Reported at the end, and only for kernels without errors (flow warnings on broken code are noise).
-  void readTile(const std::string &n, llvm::SMRange at) {
-    if (assigned.count(n) || !warnedUnassigned.insert(n).second) return;
-    unassignedReads.emplace_back(n, at);
-  }
-
-  Checked nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
-    if (auto it = tiles.find(n.name); it != tiles.end()) {
-      used.insert(n.name);
-      readTile(n.name, n.range);
-      v->kind = ir::Value::Kind::TileRef;
-      v->tile = it->second;
-      v->dtype = it->second->dtype;
-      v->isTile = true;
-      v->layout = &it->second->layout;
-      return {std::move(v), false};
-    }
-    if (auto it = accs.find(n.name); it != accs.end()) {
-      used.insert(n.name);
-      if (!it->second->instr) {
-        diags.error(n.range, formatv("acc {0} is read before any mma chose its instruction (mfma auto)", n.name));
-        return {};
-      }
-      v->kind = ir::Value::Kind::AccRef;
-      v->acc = it->second;
-      v->dtype = it->second->dtype;
-      v->isTile = true;
-      return {std::move(v), false};
-    }
-    if (ldsBuffers.count(n.name)) {
-      diags.error(n.range, formatv("lds {0} is read by mma(...) only; element values come from register tiles and "
-                                   "accumulators", n.name));
-      return {};
-    }
-    if (auto it = scalars.find(n.name); it != scalars.end()) {
-      v->kind = ir::Value::Kind::ScalarRef;
-      v->scalar = it->second;
-      v->dtype = it->second->dtype;
-      return {std::move(v), false};
-    }
-    if (poisoned.count(n.name)) return {};
-    if (tensors.count(n.name))
-      diags.error(n.range, formatv("tensor '{0}' is read with 'load {0}[...]'", n.name));
-    else if (isLoopVar(n.name))
-      diags.error(n.range, formatv("loop variable '{0}' is an index; it cannot be used as an element value", n.name));
-    else
-      diags.error(n.range, formatv("unknown name '{0}'{1}", n.name, suggest(n.name, knownNames())));
-    return {};
-  }
-
-  Checked call(const ast::CallExpr &c, const Layout *context) {
-    const std::string &f = c.callee.name;
-    if (f == "mma" || f == "transpose") {
-      diags.error(c.callee.range, "mma(...) is only used as 'acc += mma(A, B);' with A and B LDS buffers "
-                                  "(transpose(B) for a B stored N x K)");
-      return {};
-    }
-    if (f != "max" && f != "min") {
-      diags.error(c.callee.range, formatv("unknown function '{0}'; element functions are max and min{1}", f,
-                                          suggest(f, {"max", "min"})));
-      return {};
-    }
-    if (c.args.size() != 2) {
-      diags.error(c.range, formatv("{0} takes 2 arguments; it has {1}", f, c.args.size()));
-      return {};
-    }
-    Checked l = checkValue(*c.args[0], context), r = checkValue(*c.args[1], context);
-    if (!l || !r) return {};
-    return combine(f == "max" ? ir::ValueOp::Max : ir::ValueOp::Min, std::move(l), std::move(r), c.range,
-                   c.callee.range);
-  }
-
-  //===--- Warnings ---===//
-
-  void linkTiles(const ir::Tile *dst, const ir::Value &v) {
-    if (v.tile && v.tile != dst) links.emplace_back(dst, v.tile);
-    for (const auto &op : v.operands) linkTiles(dst, *op);
-  }
-
-  /// A user name that the emitter would also produce from another user name (t_row from tile t) is refused.
-  void emitterClashes() {
-    for (const auto &entry : declared) {
-      std::string base = emitterClash(entry.getKey(), [&](llvm::StringRef n) { return declared.count(n) != 0; });
-      if (!base.empty())
-        diags.error(entry.getValue(), formatv("'{0}' is the name the emitted HIP gives a local of '{1}'; choose "
-                                              "another name", entry.getKey(), base));
-    }
-  }
-
-  void warnings() {
-    emitterClashes();
-    if (diags.errorCount() == errorsAtStart)
-      for (auto &[n, at] : unassignedReads)
-        diags.warning(at, formatv("tile '{0}' is read before anything is assigned to it; its values are undefined",
-                                  n));
-    for (const auto &t : kernel->tiles) {
-      const ast::TileDecl *decl = tileDecls[t->name];
-      if (!used.count(t->name)) {
-        diags.warning(decl->name.range, formatv("tile '{0}' is declared but never used", t->name));
-        continue;
-      }
-      const Layout &l = t->layout;
-      if (l.vecIsAuto) continue;
-      LayoutRequest req{l.pattern, l.rows, l.cols, l.elemBytes, name(t->dtype), l.threads, l.waveSize,
-                        target.maxBytesPerLaneAccess, std::nullopt,
-                        std::make_pair(l.wavesY, l.wavesX)};
-      unsigned widest = widestLegalVec(req);
-      if (widest <= l.vec) continue;
-      // A narrower vec that matches a linked tile's (e.g. f32 vec 4 cast to bf16) is what elementwise code needs.
-      bool matched = false;
-      for (auto [a, b] : links)
-        if ((a == t.get() && b->layout.vec == l.vec) || (b == t.get() && a->layout.vec == l.vec)) matched = true;
-      if (matched) continue;
-      diags.warning(decl->vecRange,
-                    formatv("tile '{0}': vec {1} ({2} B per access) is narrower than the widest legal vec {3} "
-                            "({4} B): each lane issues {5} accesses instead of {6}",
-                            t->name, l.vec, l.bytesPerAccess(), widest, widest * l.elemBytes, l.rowsPerLane,
-                            l.rowsPerLane * l.vec / widest));
-    }
-  }
-
-  const Target &target;
-  DiagnosticEngine &diags;
-  std::unique_ptr<ir::Kernel> kernel;
-  bool workgroupOk = false;
-  bool missingTarget = false; ///< checking the value of an assignment to an undeclared name
-  llvm::StringMap<llvm::SMRange> declared;
-  llvm::StringSet<> poisoned, used, assigned, warnedUnassigned;
-  std::vector<std::pair<std::string, llvm::SMRange>> unassignedReads;
-  unsigned errorsAtStart = 0;
-  llvm::StringMap<ir::Tensor *> tensors;
-  llvm::StringMap<ir::Scalar *> scalars;
-  llvm::StringMap<ir::Tile *> tiles;
-  llvm::StringMap<ir::LdsBuffer *> ldsBuffers;
-  llvm::StringMap<ir::AccTile *> accs;
-  sema::LdsOrientation orientation;
-  llvm::StringMap<const ast::TileDecl *> tileDecls;
-  struct LoopVar {
-    std::string name;
-    int64_t divisor; ///< a power of two known to divide the variable
-    llvm::SMRange range;
-  };
-  std::vector<LoopVar> loops; ///< enclosing loop variables
-  std::vector<std::pair<const ir::Tile *, const ir::Tile *>> links;
-};
-
 } // namespace
+
+std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
+  kernel = std::make_unique<ir::Kernel>();
+  kernel->name = ak.name.name;
+  kernel->loc = ak.name.range;
+  unsigned before = diags.errorCount();
+  errorsAtStart = before;
+  params(ak);
+  declarations(ak);
+  for (const ast::StmtPtr &s : ak.body)
+    if (auto st = statement(*s, /*topLevel=*/true)) kernel->body.push_back(std::move(st));
+  warnings();
+  return diags.errorCount() == before ? std::move(kernel) : nullptr;
+}
+
+//===--- Names ---===//
+
+bool KernelSema::declare(const ast::Ident &id, llvm::StringRef what) {
+  auto [it, inserted] = declared.try_emplace(id.name, id.range);
+  if (inserted) {
+    usableInHIP(id.name, id.range, diags); // reported, but the name is declared: its uses are no further errors
+    return true;
+  }
+  diags.error(id.range, formatv("{0} '{1}' redeclares a name", what, id.name));
+  diags.note(it->second, "previous declaration is here");
+  return false;
+}
+
+std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
+  if (auto d = parseDType(id.name)) return d;
+  diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),
+                                suggest(id.name, kDTypeNames)));
+  return std::nullopt;
+}
+
+std::vector<llvm::StringRef> KernelSema::tensorNames() const {
+  std::vector<llvm::StringRef> names;
+  for (const auto &e : tensors) names.push_back(e.getKey());
+  return names;
+}
+
+std::vector<llvm::StringRef> KernelSema::knownNames() const {
+  std::vector<llvm::StringRef> names;
+  for (const auto &e : declared) names.push_back(e.getKey());
+  for (const auto &l : loops) names.push_back(l.name);
+  return names;
+}
+
+//===--- Parameters ---===//
+
+void KernelSema::params(const ast::Kernel &ak) {
+  std::vector<std::pair<std::string, llvm::SMRange>> dims;
+  for (const ast::Param &p : ak.params) {
+    bool fresh = declare(p.name, p.isTensor ? "tensor" : "scalar");
+    std::optional<DType> dt = dtype(p.dtype);
+    if (!p.isTensor) {
+      if (dt && !info(*dt).hasArithmetic)
+        diags.error(p.dtype.range, formatv("scalar parameters cannot be {0}; pass f32 and cast", name(*dt)));
+      if (fresh && dt) addScalar(p.name.name, *dt, false, p.range);
+      else if (fresh) poisoned.insert(p.name.name);
+      continue;
+    }
+    if (p.dims.size() != 2) {
+      diags.error(p.range, formatv("tensor '{0}' has {1} dimension{2}; tensors are 2-D [rows, columns]",
+                                   p.name.name, p.dims.size(), p.dims.size() == 1 ? "" : "s"));
+      if (fresh) poisoned.insert(p.name.name); // uses of it would only repeat the error
+      continue;
+    }
+    ir::Extent ext[2];
+    for (int i = 0; i < 2; ++i) {
+      const ast::Dim &d = p.dims[i];
+      if (d.isSymbol()) {
+        ext[i].symbol = d.symbol;
+        dims.emplace_back(d.symbol, d.range);
+      } else if (d.value <= 0) {
+        diags.error(d.range, "a tensor dimension must be positive");
+      } else {
+        ext[i].value = d.value;
+      }
+    }
+    if (!fresh || !dt) {
+      if (fresh) poisoned.insert(p.name.name);
+      continue;
+    }
+    auto t = std::make_unique<ir::Tensor>();
+    t->name = p.name.name;
+    t->dtype = *dt;
+    t->rows = ext[0];
+    t->cols = ext[1];
+    t->loc = p.range;
+    tensors[t->name] = t.get();
+    kernel->tensors.push_back(std::move(t));
+  }
+  // Dimension symbols become i32 arguments after the declared ones; a scalar i32 parameter may name one.
+  for (auto &[sym, range] : dims) {
+    if (scalars.count(sym)) {
+      if (scalars[sym]->dtype != DType::I32 && !scalars[sym]->isDimension)
+        diags.error(range, formatv("dimension '{0}' is also a scalar parameter of dtype {1}; dimensions are i32", sym,
+                                   name(scalars[sym]->dtype)));
+      else
+        scalars[sym]->isDimension = true; // `N: i32` declared explicitly: the same argument, still a dimension
+      continue;
+    }
+    if (tensors.count(sym)) {
+      diags.error(range, formatv("dimension '{0}' has the name of a tensor", sym));
+      continue;
+    }
+    declared.try_emplace(sym, range);
+    usableInHIP(sym, range, diags);
+    addScalar(sym, DType::I32, true, range);
+  }
+}
+
+void KernelSema::addScalar(const std::string &n, DType dt, bool isDim, llvm::SMRange loc) {
+  auto s = std::make_unique<ir::Scalar>();
+  s->name = n;
+  s->dtype = dt;
+  s->isDimension = isDim;
+  s->loc = loc;
+  scalars[n] = s.get();
+  kernel->scalars.push_back(std::move(s));
+}
+
+//===--- Declarations ---===//
+
+void KernelSema::declarations(const ast::Kernel &ak) {
+  const ast::WorkgroupStmt *wg = nullptr;
+  const ast::GridStmt *grid = nullptr;
+  for (const ast::StmtPtr &s : ak.body) {
+    if (auto *w = dyn_cast<ast::WorkgroupStmt>(s.get())) {
+      if (wg) diags.error(w->range, "a kernel has one 'workgroup' statement"), diags.note(wg->range, "first one here");
+      else wg = w;
+    } else if (auto *g = dyn_cast<ast::GridStmt>(s.get())) {
+      if (grid) diags.error(g->range, "a kernel has one 'grid' statement"), diags.note(grid->range, "first one here");
+      else grid = g;
+    }
+  }
+  if (!wg) diags.error(ak.name.range, formatv("kernel '{0}' has no 'workgroup' statement; add one, e.g. "
+                                              "'workgroup 256;'", ak.name.name));
+  else workgroupOk = workgroup(*wg);
+  if (!grid) diags.error(ak.name.range, formatv("kernel '{0}' has no 'grid over T tile [rows, cols]' statement",
+                                                ak.name.name));
+  else gridStatement(*grid);
+  for (const ast::StmtPtr &s : ak.body) {
+    if (auto *a = dyn_cast<ast::AssumeStmt>(s.get())) assume(*a);
+    else if (auto *t = dyn_cast<ast::TileDecl>(s.get())) tile(*t);
+    else if (auto *l = dyn_cast<ast::LdsDecl>(s.get())) ldsDecl(*l);
+    else if (auto *a = dyn_cast<ast::AccDecl>(s.get())) accDecl(*a);
+  }
+}
+
+void KernelSema::ldsDecl(const ast::LdsDecl &l) {
+  bool fresh = declare(l.name, "lds buffer");
+  std::optional<DType> dt = dtype(l.dtype);
+  bool shapeOk = shape2D(l.shape, formatv("lds '{0}'", l.name.name).str());
+  if (!fresh) return;
+  if (fresh) usableInHIP(l.name.name, l.name.range, diags);
+  if (!dt || !shapeOk) return (void)poisoned.insert(l.name.name);
+  auto buffer = sema::makeLds(l, *dt, diags);
+  ldsBuffers[buffer->name] = buffer.get();
+  kernel->ldsBuffers.push_back(std::move(buffer));
+}
+
+void KernelSema::accDecl(const ast::AccDecl &a) {
+  bool fresh = declare(a.name, "acc tile");
+  std::optional<DType> dt = dtype(a.dtype);
+  bool shapeOk = shape2D(a.shape, formatv("acc '{0}'", a.name.name).str());
+  if (!fresh) return;
+  usableInHIP(a.name.name, a.name.range, diags);
+  std::unique_ptr<ir::AccTile> acc;
+  if (dt && shapeOk && workgroupOk) acc = sema::makeAcc(a, *dt, kernel->workgroupSize, target, diags);
+  if (!acc) return (void)poisoned.insert(a.name.name);
+  accs[acc->name] = acc.get();
+  kernel->accs.push_back(std::move(acc));
+}
+
+ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst) {
+  auto *src = dyn_cast<ast::NameExpr>(a.value.get());
+  auto it = src ? tiles.find(src->name) : tiles.end();
+  if (a.accumulate || it == tiles.end()) {
+    if (src && poisoned.count(src->name)) return nullptr;
+    diags.error(a.value->range, formatv("an LDS buffer is written from a register tile: '{0} = tile;'",
+                                        dst.name));
+    return nullptr;
+  }
+  used.insert(src->name);
+  readTile(src->name, src->range);
+  return sema::makeLdsWrite(a, dst, *it->second, diags);
+}
+
+ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
+  auto *call = dyn_cast<ast::CallExpr>(s.value.get());
+  if (!s.accumulate || !call || call->callee.name != "mma") {
+    diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
+    return nullptr;
+  }
+  if (call->args.size() != 2) {
+    diags.error(call->range, formatv("mma takes 2 arguments (A and B); it has {0}", call->args.size()));
+    return nullptr;
+  }
+  const ast::Expr *bArg = call->args[1].get();
+  bool nk = false;
+  if (auto *t = dyn_cast<ast::CallExpr>(bArg); t && t->callee.name == "transpose" && t->args.size() == 1) {
+    nk = true;
+    bArg = t->args[0].get();
+  }
+  ir::LdsBuffer *a = ldsOperand(*call->args[0]), *b = ldsOperand(*bArg);
+  if (!a || !b) return nullptr;
+  return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, orientation, diags);
+}
+
+ir::LdsBuffer *KernelSema::ldsOperand(const ast::Expr &e) {
+  auto *n = dyn_cast<ast::NameExpr>(&e);
+  if (n && ldsBuffers.count(n->name)) return ldsBuffers[n->name];
+  if (n && poisoned.count(n->name)) return nullptr;
+  diags.error(e.range, "an mma operand is an LDS buffer (or transpose of one for a B stored N x K)");
+  return nullptr;
+}
+
+bool KernelSema::workgroup(const ast::WorkgroupStmt &w) {
+  int64_t n = w.size.value, wave = target.waveSize;
+  if (n <= 0) {
+    diags.error(w.size.range, formatv("workgroup {0} has no threads; a workgroup is a positive multiple of the {1} "
+                                      "lanes of a wave, e.g. 256", n, wave));
+    return false;
+  }
+  if (n % wave != 0) {
+    int64_t below = n / wave * wave, above = below + wave;
+    std::string fix = below == 0                            ? formatv("use {0}", above).str()
+                      : above > target.maxWorkgroupSize ? formatv("use {0}", below).str()
+                                                            : formatv("use {0} or {1}", below, above).str();
+    diags.error(w.size.range, formatv("workgroup {0} is not a multiple of the {1} lanes of a wave ({0} % {1} = {2}); "
+                                      "{3}", n, wave, n % wave, fix));
+    return false;
+  }
+  if (n > target.maxWorkgroupSize) {
+    diags.error(w.size.range, formatv("workgroup {0} exceeds the {1} threads a workgroup may have on {2}", n,
+                                      target.maxWorkgroupSize, target.name));
+    return false;
+  }
+  kernel->workgroupSize = static_cast<unsigned>(n);
+  return true;
+}
+
+void KernelSema::gridStatement(const ast::GridStmt &g) {
+  auto it = tensors.find(g.tensor.name);
+  if (it == tensors.end()) {
+    if (!poisoned.count(g.tensor.name))
+      diags.error(g.tensor.range, formatv("'grid over' needs a tensor parameter; '{0}' is not one{1}",
+                                          g.tensor.name, suggest(g.tensor.name, tensorNames())));
+    shape2D(g.shape, "the grid tile");
+    return;
+  }
+  if (!shape2D(g.shape, "the grid tile")) return;
+  kernel->gridTensor = it->second;
+  kernel->gridTileRows = static_cast<unsigned>(g.shape.dims[0].value);
+  kernel->gridTileCols = static_cast<unsigned>(g.shape.dims[1].value);
+}
+
+bool KernelSema::shape2D(const ast::Shape &s, llvm::StringRef what) {
+  if (s.dims.size() != 2) {
+    diags.error(s.range, formatv("{0} has {1} dimension{2}; it must be 2-D [rows, columns]", what, s.dims.size(),
+                                 s.dims.size() == 1 ? "" : "s"));
+    return false;
+  }
+  bool ok = true;
+  for (const ast::IntLit &d : s.dims)
+    if (d.value <= 0) diags.error(d.range, formatv("{0} needs positive dimensions", what)), ok = false;
+  return ok;
+}
+
+void KernelSema::assume(const ast::AssumeStmt &a) {
+  // assume SYMBOL % INT == 0
+  auto *eq = dyn_cast<ast::BinaryExpr>(a.cond.get());
+  auto *rem = eq ? dyn_cast<ast::BinaryExpr>(eq->lhs.get()) : nullptr;
+  auto *zero = eq ? dyn_cast<ast::IntExpr>(eq->rhs.get()) : nullptr;
+  auto *sym = rem ? dyn_cast<ast::NameExpr>(rem->lhs.get()) : nullptr;
+  auto *mod = rem ? dyn_cast<ast::IntExpr>(rem->rhs.get()) : nullptr;
+  if (!eq || eq->op != ast::BinaryOp::Eq || !rem || rem->op != ast::BinaryOp::Rem || !zero || zero->value != 0 ||
+      !sym || !mod) {
+    diags.error(a.cond->range, "'assume' takes the form 'N % 8 == 0', with N a tensor dimension");
+    return;
+  }
+  auto it = scalars.find(sym->name);
+  if (it == scalars.end() || !it->second->isDimension) {
+    diags.error(sym->range, formatv("'{0}' is not a tensor dimension; 'assume' constrains dimensions", sym->name));
+    return;
+  }
+  if (mod->value <= 0) {
+    diags.error(mod->range, "the modulus of an 'assume' must be positive");
+    return;
+  }
+  kernel->assumptions.push_back({sym->name, mod->value, a.range});
+}
+
+void KernelSema::tile(const ast::TileDecl &t) {
+  bool fresh = declare(t.name, "tile");
+  std::optional<DType> dt = dtype(t.dtype);
+  bool shapeOk = shape2D(t.shape, formatv("tile '{0}'", t.name.name).str());
+  if (!fresh) return;
+  if (!dt || !shapeOk || !workgroupOk) {
+    poisoned.insert(t.name.name);
+    return;
+  }
+  LayoutRequest req;
+  req.pattern = t.pattern;
+  req.rows = static_cast<unsigned>(t.shape.dims[0].value);
+  req.cols = static_cast<unsigned>(t.shape.dims[1].value);
+  req.elemBytes = sizeOf(*dt);
+  req.dtypeName = name(*dt);
+  req.threads = kernel->workgroupSize;
+  req.waveSize = target.waveSize;
+  req.maxAccessBytes = target.maxBytesPerLaneAccess;
+  if (t.vec) req.vec = static_cast<unsigned>(t.vec->value);
+  if (t.waves) req.waveGrid = {static_cast<unsigned>(t.waves->wy.value), static_cast<unsigned>(t.waves->wx.value)};
+  std::vector<LayoutProblem> problems;
+  std::optional<Layout> layout = solveLayout(req, problems);
+  for (const LayoutProblem &p : problems) {
+    llvm::SMRange at = p.field == LayoutField::Vec     ? t.vecRange
+                       : p.field == LayoutField::Waves ? (t.waves ? t.waves->range : t.patternRange)
+                                                       : t.shape.range;
+    diags.error(at, formatv("tile '{0}': {1}", t.name.name, p.message));
+  }
+  if (!layout) {
+    poisoned.insert(t.name.name);
+    return;
+  }
+  // A lane holds R accesses of vec elements, each in ceil(bytes / 4) 32-bit registers.
+  uint64_t regsPerAccess = (layout->bytesPerAccess() + 3) / 4, vgprs = uint64_t(layout->rowsPerLane) * regsPerAccess;
+  if (vgprs > target.maxArchVgprs) {
+    diags.error(t.shape.range,
+                formatv("tile '{0}' needs R x ceil({1} B / 4) = {2} x {3} = {4} VGPRs per lane, more than the {5} "
+                        "a lane has on {6}; use a smaller tile or a larger workgroup",
+                        t.name.name, layout->bytesPerAccess(), layout->rowsPerLane, regsPerAccess, vgprs,
+                        target.maxArchVgprs, target.name));
+    poisoned.insert(t.name.name);
+    return;
+  }
+  auto tile = std::make_unique<ir::Tile>();
+  tile->name = t.name.name;
+  tile->dtype = *dt;
+  tile->layout = *layout;
+  tile->loc = t.name.range;
+  tiles[tile->name] = tile.get();
+  tileDecls[tile->name] = &t;
+  kernel->tiles.push_back(std::move(tile));
+}
+
+//===--- Statements ---===//
+
+ir::StmtPtr KernelSema::statement(const ast::Stmt &s, bool topLevel) {
+  switch (s.kind) {
+  case ast::Stmt::Kind::Workgroup:
+  case ast::Stmt::Kind::Grid:
+  case ast::Stmt::Kind::Tile:
+  case ast::Stmt::Kind::Lds:
+  case ast::Stmt::Kind::Acc:
+  case ast::Stmt::Kind::Assume:
+    if (!topLevel) diags.error(s.range, "declarations belong at the top level of the kernel body, not inside 'for'");
+    return nullptr;
+  case ast::Stmt::Kind::Assign: return assign(cast<ast::AssignStmt>(s));
+  case ast::Stmt::Kind::Store: return store(cast<ast::StoreStmt>(s));
+  case ast::Stmt::Kind::For: return forLoop(cast<ast::ForStmt>(s));
+  case ast::Stmt::Kind::Barrier: return std::make_unique<ir::Barrier>(s.range);
+  }
+  return nullptr;
+}
+
+ir::StmtPtr KernelSema::assign(const ast::AssignStmt &a) {
+  const std::string &n = a.target.name;
+  if (auto l = ldsBuffers.find(n); l != ldsBuffers.end()) return ldsWrite(a, *l->second);
+  if (auto c = accs.find(n); c != accs.end()) return mmaUpdate(a, *c->second);
+  auto it = tiles.find(n);
+  if (it == tiles.end()) {
+    if (poisoned.count(n)) return nullptr;
+    if (tensors.count(n))
+      diags.error(a.target.range, formatv("cannot assign to tensor '{0}'; write it with 'store {0}[...] = ...'", n));
+    else if (declared.count(n) || isLoopVar(n))
+      diags.error(a.target.range, formatv("cannot assign to '{0}'; only register tiles are assigned", n));
+    else
+      diags.error(a.target.range, formatv("'{0}' is not declared; declare it with 'tile {0}: dtype[rows, cols] "
+                                          "pattern;'{1}", n, suggest(n, knownNames())));
+    // Still report errors inside the value, but not that its loads lack a tile: that is the error just reported.
+    missingTarget = true;
+    checkValue(*a.value, nullptr);
+    missingTarget = false;
+    return nullptr;
+  }
+  const ir::Tile *dst = it->second;
+  used.insert(n);
+  Checked v = checkValue(*a.value, &dst->layout);
+  if (!v) return nullptr;
+  if (a.accumulate) {
+    readTile(n, a.target.range);
+    auto self = std::make_unique<ir::Value>();
+    self->kind = ir::Value::Kind::TileRef;
+    self->dtype = dst->dtype;
+    self->isTile = true;
+    self->layout = &dst->layout;
+    self->tile = dst;
+    self->loc = a.target.range;
+    // Errors about the implied '+' point at the '+=' the user wrote.
+    const char *from = a.target.range.End.getPointer(), *to = a.value->range.Start.getPointer();
+    size_t at = llvm::StringRef(from, to - from).find("+=");
+    llvm::SMRange opRange = at == llvm::StringRef::npos
+                                ? a.range
+                                : llvm::SMRange(llvm::SMLoc::getFromPointer(from + at),
+                                                llvm::SMLoc::getFromPointer(from + at + 2));
+    v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, opRange, "+=");
+    if (!v) return nullptr;
+  }
+  assigned.insert(n);
+  if (!fitInto(v, dst->dtype, &dst->layout, formatv("tile '{0}'", n).str(), a.value->range)) return nullptr;
+  linkTiles(dst, *v.value);
+  auto st = std::make_unique<ir::Assign>(a.range);
+  st->dst = dst;
+  st->value = std::move(v.value);
+  return st;
+}
+
+ir::StmtPtr KernelSema::store(const ast::StoreStmt &s) {
+  const ir::Tensor *tensor = nullptr;
+  ir::IndexPtr row, col;
+  bool windowOk = window(s.window, tensor, row, col);
+  Checked v = checkValue(*s.value, nullptr);
+  if (!windowOk || !v) return nullptr;
+  if (!v.value->isTile) {
+    diags.error(s.value->range, "a store needs a tile value; this expression is the same for every element");
+    return nullptr;
+  }
+  if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
+    return nullptr;
+  if (v.value->layout && !blockShapeMatches(s.window, v.value->layout->rows, v.value->layout->cols)) return nullptr;
+  if (v.value->acc && !blockShapeMatches(s.window, v.value->acc->rows, v.value->acc->cols)) return nullptr;
+  const_cast<ir::Tensor *>(tensor)->isWritten = true;
+  auto st = std::make_unique<ir::Store>(s.range);
+  st->tensor = tensor;
+  st->row = std::move(row);
+  st->col = std::move(col);
+  st->value = std::move(v.value);
+  return st;
+}
+
+ir::StmtPtr KernelSema::forLoop(const ast::ForStmt &f) {
+  bool shadows = declared.count(f.var.name) || isLoopVar(f.var.name);
+  bool reserved = !shadows && !usableInHIP(f.var.name, f.var.range, diags);
+  if (shadows) {
+    diags.error(f.var.range, formatv("loop variable '{0}' shadows another name", f.var.name));
+    for (const auto &l : loops)
+      if (l.name == f.var.name) diags.note(l.range, "the enclosing loop's variable is here");
+    if (!isLoopVar(f.var.name))
+      diags.note(declared.lookup(f.var.name), formatv("'{0}' is declared here", f.var.name));
+  }
+  auto loop = std::make_unique<ir::For>(f.range);
+  loop->var = f.var.name;
+  loop->lower = index(*f.lower);
+  loop->upper = index(*f.upper);
+  if (f.step) {
+    loop->step = index(*f.step);
+  } else {
+    loop->step = std::make_unique<ir::Index>();
+    loop->step->kind = ir::Index::Kind::Const;
+    loop->step->value = 1;
+  }
+  bool stepOk = true;
+  if (std::optional<int64_t> step = loop->step ? constantValue(*loop->step) : std::nullopt; step && *step <= 0) {
+    diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", *step));
+    stepOk = false;
+  }
+  int64_t divisor = 1;
+  if (loop->lower && loop->step)
+    divisor = std::min(ir::knownDivisor(*loop->lower, *kernel), ir::knownDivisor(*loop->step, *kernel));
+  loops.push_back({f.var.name, divisor, f.var.range});
+  for (const ast::StmtPtr &s : f.body)
+    if (auto st = statement(*s, false)) loop->body.push_back(std::move(st));
+  loops.pop_back();
+  if (shadows || reserved || !stepOk || !loop->lower || !loop->upper || !loop->step) return nullptr;
+  return loop;
+}
+
+bool KernelSema::isLoopVar(llvm::StringRef n) const {
+  for (const auto &l : loops)
+    if (l.name == n) return true;
+  return false;
+}
+
+//===--- Warnings ---===//
+
+void KernelSema::linkTiles(const ir::Tile *dst, const ir::Value &v) {
+  if (v.tile && v.tile != dst) links.emplace_back(dst, v.tile);
+  for (const auto &op : v.operands) linkTiles(dst, *op);
+}
+
+void KernelSema::emitterClashes() {
+  for (const auto &entry : declared) {
+    std::string base = emitterClash(entry.getKey(), [&](llvm::StringRef n) { return declared.count(n) != 0; });
+    if (!base.empty())
+      diags.error(entry.getValue(), formatv("'{0}' is the name the emitted HIP gives a local of '{1}'; choose "
+                                            "another name", entry.getKey(), base));
+  }
+}
+
+void KernelSema::warnings() {
+  emitterClashes();
+  if (diags.errorCount() == errorsAtStart)
+    for (auto &[n, at] : unassignedReads)
+      diags.warning(at, formatv("tile '{0}' is read before anything is assigned to it; its values are undefined",
+                                n));
+  for (const auto &t : kernel->tiles) {
+    const ast::TileDecl *decl = tileDecls[t->name];
+    if (!used.count(t->name)) {
+      diags.warning(decl->name.range, formatv("tile '{0}' is declared but never used", t->name));
+      continue;
+    }
+    const Layout &l = t->layout;
+    if (l.vecIsAuto) continue;
+    LayoutRequest req{l.pattern, l.rows, l.cols, l.elemBytes, name(t->dtype), l.threads, l.waveSize,
+                      target.maxBytesPerLaneAccess, std::nullopt,
+                      std::make_pair(l.wavesY, l.wavesX)};
+    unsigned widest = widestLegalVec(req);
+    if (widest <= l.vec) continue;
+    // A narrower vec that matches a linked tile's (e.g. f32 vec 4 cast to bf16) is what elementwise code needs.
+    bool matched = false;
+    for (auto [a, b] : links)
+      if ((a == t.get() && b->layout.vec == l.vec) || (b == t.get() && a->layout.vec == l.vec)) matched = true;
+    if (matched) continue;
+    diags.warning(decl->vecRange,
+                  formatv("tile '{0}': vec {1} ({2} B per access) is narrower than the widest legal vec {3} "
+                          "({4} B): each lane issues {5} accesses instead of {6}",
+                          t->name, l.vec, l.bytesPerAccess(), widest, widest * l.elemBytes, l.rowsPerLane,
+                          l.rowsPerLane * l.vec / widest));
+  }
+}
 
 std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Target *targetOverride,
                                            DiagnosticEngine &diags) {

@@ -1,0 +1,165 @@
+//===- KernelSema.h - The state of Sema while it checks one kernel ----------===//
+//
+// Private to Sema: the class that checks one kernel, its method declarations and the names, IR objects, enclosing
+// loops and warning state they share. Sema.cpp holds the passes (parameters, declarations, statements, warnings) and
+// the name helpers; SemaExpr.cpp holds element values and index expressions. The rest of tilec sees only buildIR
+// (Sema.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_KERNELSEMA_H
+#define TILEC_KERNELSEMA_H
+
+#include "AST.h"
+#include "Diagnostics.h"
+#include "IR.h"
+#include "SemaGEMM.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SMLoc.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilec::sema {
+
+/// " (did you mean 'x'?)" for the closest of `candidates` to `name`, or "".
+std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
+
+/// A checked element value; `untyped` for literal-only expressions whose dtype comes from context.
+struct Checked {
+  ir::ValuePtr value;
+  bool untyped = false;
+  explicit operator bool() const { return value != nullptr; }
+};
+
+/// Checks one kernel (parameters, then declarations, then statements) and lowers it to IR.
+class KernelSema {
+public:
+  KernelSema(const Target &target, DiagnosticEngine &diags) : target(target), diags(diags) {}
+
+  /// The IR of `ak`, or nullptr when an error was reported.
+  std::unique_ptr<ir::Kernel> run(const ast::Kernel &ak);
+
+private:
+  //===--- Names ---===//
+
+  bool declare(const ast::Ident &id, llvm::StringRef what);
+  std::optional<DType> dtype(const ast::Ident &id);
+  std::vector<llvm::StringRef> tensorNames() const;
+  std::vector<llvm::StringRef> knownNames() const;
+
+  //===--- Parameters ---===//
+
+  void params(const ast::Kernel &ak);
+  void addScalar(const std::string &n, DType dt, bool isDim, llvm::SMRange loc);
+
+  //===--- Declarations ---===//
+
+  void declarations(const ast::Kernel &ak);
+  void ldsDecl(const ast::LdsDecl &l);
+  void accDecl(const ast::AccDecl &a);
+
+  /// `lds = tile`.
+  ir::StmtPtr ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst);
+
+  /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
+  ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc);
+
+  ir::LdsBuffer *ldsOperand(const ast::Expr &e);
+  bool workgroup(const ast::WorkgroupStmt &w);
+  void gridStatement(const ast::GridStmt &g);
+  bool shape2D(const ast::Shape &s, llvm::StringRef what);
+  void assume(const ast::AssumeStmt &a);
+  void tile(const ast::TileDecl &t);
+
+  //===--- Statements ---===//
+
+  ir::StmtPtr statement(const ast::Stmt &s, bool topLevel);
+  ir::StmtPtr assign(const ast::AssignStmt &a);
+  ir::StmtPtr store(const ast::StoreStmt &s);
+  ir::StmtPtr forLoop(const ast::ForStmt &f);
+  bool isLoopVar(llvm::StringRef n) const;
+
+  //===--- Windows and index expressions ---===//
+
+  bool window(const ast::Window &w, const ir::Tensor *&tensor, ir::IndexPtr &row, ir::IndexPtr &col);
+
+  /// The value of an index expression of literals only (std::nullopt for anything else, or on overflow).
+  static std::optional<int64_t> constantValue(const ir::Index &i);
+
+  /// `T[block]` is the workgroup's whole grid block; the tile that moves through it must have the block's shape.
+  bool blockShapeMatches(const ast::Window &w, unsigned rows, unsigned cols);
+
+  ir::IndexPtr blockIndex(ir::Index::Kind kind, llvm::SMRange loc);
+  ir::IndexPtr index(const ast::Expr &e);
+
+  //===--- Element values ---===//
+
+  static std::string describe(const ir::Value &v);
+  static std::string describeLayout(const Layout &l);
+
+  /// Gives untyped literals in `v` the dtype `dt`; false (with an error) for a float literal in an integer context,
+  /// any literal in an fp8/bf8 context, and the checks `combine` makes on typed operands.
+  bool coerce(ir::Value &v, DType dt);
+
+  /// Checks that `v` can be stored as `dt` values (with distribution `layout`, when given).
+  bool fitInto(Checked &v, DType dt, const Layout *layout, const std::string &what, llvm::SMRange range);
+
+  /// Whether `op` applies to `dt` values (with `rhs` its right operand); reports at `at` when not.
+  bool operatorFits(ir::ValueOp op, DType dt, const ir::Value &rhs, llvm::SMRange at);
+
+  static bool sameAcc(const ir::AccTile &a, const ir::AccTile &b);
+  Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
+                  llvm::StringRef shown = {});
+  Checked checkValue(const ast::Expr &e, const Layout *context);
+
+  /// Warns (once per tile) when a tile is read before any statement above assigns it: its registers hold garbage.
+  /// Reported at the end, and only for kernels without errors (flow warnings on broken code are noise).
+  void readTile(const std::string &n, llvm::SMRange at);
+
+  Checked nameValue(const ast::NameExpr &n, ir::ValuePtr v);
+  Checked call(const ast::CallExpr &c, const Layout *context);
+
+  //===--- Warnings ---===//
+
+  void linkTiles(const ir::Tile *dst, const ir::Value &v);
+
+  /// A user name that the emitter would also produce from another user name (t_row from tile t) is refused.
+  void emitterClashes();
+
+  void warnings();
+
+  const Target &target;
+  DiagnosticEngine &diags;
+  std::unique_ptr<ir::Kernel> kernel;
+  bool workgroupOk = false;
+  bool missingTarget = false; ///< checking the value of an assignment to an undeclared name
+  llvm::StringMap<llvm::SMRange> declared;
+  llvm::StringSet<> poisoned, used, assigned, warnedUnassigned;
+  std::vector<std::pair<std::string, llvm::SMRange>> unassignedReads;
+  unsigned errorsAtStart = 0;
+  llvm::StringMap<ir::Tensor *> tensors;
+  llvm::StringMap<ir::Scalar *> scalars;
+  llvm::StringMap<ir::Tile *> tiles;
+  llvm::StringMap<ir::LdsBuffer *> ldsBuffers;
+  llvm::StringMap<ir::AccTile *> accs;
+  sema::LdsOrientation orientation;
+  llvm::StringMap<const ast::TileDecl *> tileDecls;
+  struct LoopVar {
+    std::string name;
+    int64_t divisor; ///< a power of two known to divide the variable
+    llvm::SMRange range;
+  };
+  std::vector<LoopVar> loops; ///< enclosing loop variables
+  std::vector<std::pair<const ir::Tile *, const ir::Tile *>> links;
+};
+
+} // namespace tilec::sema
+
+#endif
