@@ -126,11 +126,22 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                 "accumulator's rows", a.name, a.rows, acc.name, acc.rows));
     ok = false;
   }
-  if (bK != k || bN != acc.cols) {
-    diags.error(bRange, formatv("{0}lds {1} is [{2}, {3}], but the B operand must be [K, N] = [{4}, {5}] (K from {6}'s "
-                                "columns, N the accumulator's columns){7}",
-                                bIsNK ? "under transpose, " : "", b.name, b.rows, b.cols, k, acc.cols, a.name,
-                                bIsNK ? "" : "; a B stored N x K is written mma(A, transpose(B))"));
+  if ((bK != k || bN != acc.cols) && !bIsNK) {
+    diags.error(bRange, formatv("lds {0} is [{1}, {2}], but the B operand must be [K, N] = [{3}, {4}] (K from {5}'s "
+                                "columns, N the accumulator's columns); a B stored N x K is written "
+                                "mma(A, transpose(B))",
+                                b.name, b.rows, b.cols, k, acc.cols, a.name));
+    ok = false;
+  } else if (bK != k || bN != acc.cols) {
+    // State the shape the mma sees (transpose(b) is [cols, rows]), what it must be and where K and N come from.
+    bool untransposedFits = b.rows == k && b.cols == acc.cols;
+    diags.error(bRange, formatv("transpose({0}) is [{1}, {2}] (lds {0} is [{2}, {1}]), but the B operand must be "
+                                "[K, N] = [{3}, {4}]: K = {3}, the columns of {5} (the K step), and N = {4}, the columns of acc "
+                                "{6}; declare {0} as [N, K] = [{4}, {3}] for transpose({0}){7}",
+                                b.name, b.cols, b.rows, k, acc.cols, a.name, acc.name,
+                                untransposedFits ? formatv(", or write mma({0}, {1}) for a B stored K x N", a.name,
+                                                           b.name).str()
+                                                 : std::string()));
     ok = false;
   }
   if (!ok) return nullptr;
