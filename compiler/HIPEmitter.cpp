@@ -8,6 +8,7 @@
 #include "HIPEmitter.h"
 
 #include "LayoutPrinter.h"
+#include "MFMA.h"
 #include "Report.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <map>
 #include <numeric>
 
@@ -24,7 +26,7 @@ using llvm::formatv;
 
 bool tilec::isEmitterName(llvm::StringRef n) {
   static const llvm::StringSet<> names = {"tid", "wave", "lane", "block_row", "block_col", "i", "e", "part", "kk",
-                                          "k_lane", "bi", "bj", "a_frag", "b_frag", "row", "col", "stream", "grid",
+                                          "k_lane", "bi", "bj", "a_frag", "b_frag", "row", "col", "stream", "grid", "vectors_aligned",
                                           "tilec", "std", "dim3"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
@@ -34,10 +36,8 @@ std::string tilec::emitterClash(llvm::StringRef n, llvm::function_ref<bool(llvm:
   for (const char *suffix : suffixes)
     if (n.ends_with(suffix) && isUserName(n.drop_back(std::strlen(suffix))))
       return n.drop_back(std::strlen(suffix)).str();
-  // X_vec8_ok: the alignment flag of tensor X's 8-element accesses; X_v1, X_v2: further loads of X.
-  size_t at = n.rfind("_vec");
-  if (at != llvm::StringRef::npos && n.ends_with("_ok") && isUserName(n.take_front(at))) return n.take_front(at).str();
-  at = n.rfind("_v");
+  // X_v1, X_v2: further loads of X.
+  size_t at = n.rfind("_v");
   if (at != llvm::StringRef::npos && at + 2 < n.size() && llvm::all_of(n.drop_front(at + 2), llvm::isDigit) &&
       isUserName(n.take_front(at)))
     return n.take_front(at).str();
@@ -100,21 +100,62 @@ struct LanePosition {
 
 class KernelEmitter {
 public:
-  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &os) : k(k), t(t), os(os) {}
+  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &out) : k(k), t(t), out(out), os(text) {}
 
   void emit() {
     plans = planAccesses(k);
+    bool twoKernels = hasUnalignedVariant(plans);
     signatureComment();
-    os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, k.name);
-    params(/*forLauncher=*/false);
-    os << ") {\n";
-    prologue();
-    for (const StmtPtr &s : k.body) stmt(*s, 1);
-    os << "}\n\n";
-    launcher();
+    kernel(Variant::Vector, twoKernels);
+    if (twoKernels) kernel(Variant::Unaligned, true);
+    launcher(twoKernels);
+    out << text;
   }
 
 private:
+  /// Which copy of a kernel with run-time row alignment is being written (see hasUnalignedVariant).
+  enum class Variant { Vector, Unaligned };
+
+  void kernel(Variant v, bool twoKernels) {
+    variant = v;
+    positions.clear();
+    usedLoadNames.clear();
+    loadNames.clear();
+    nonNegativeLoops.clear();
+    loopBounds.clear();
+    std::string name = k.name;
+    if (v == Variant::Unaligned) {
+      name = unalignedName(k);
+      os << formatv("// {0}: {1} for tensors whose rows do not all start on a vector boundary. Vectors inside a row are\n"
+                    "// single accesses that need only element alignment; where one crosses the end of a row it goes "
+                    "element by element.\n", name, k.name);
+    } else if (twoKernels) {
+      os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans),
+                    unalignedName(k));
+    }
+    // The body first: a scalar it never reads (a bound every mask of this variant proves) keeps its place in the
+    // signature, which both variants share, with its name commented out.
+    size_t start = text.size();
+    prologue();
+    for (const StmtPtr &s : k.body) stmt(*s, 1);
+    std::string body = text.substr(start);
+    text.resize(start);
+    os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, name);
+    params(/*forLauncher=*/false, &body);
+    os << ") {\n" << body << "}\n\n";
+  }
+
+  /// Whether `id` occurs in `code` as a whole identifier.
+  static bool usesIdentifier(llvm::StringRef code, llvm::StringRef id) {
+    auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+    for (size_t at = code.find(id); at != llvm::StringRef::npos; at = code.find(id, at + 1)) {
+      bool before = at > 0 && isIdent(code[at - 1]);
+      bool after = at + id.size() < code.size() && isIdent(code[at + id.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  }
+
   //===--- Declarations ---===//
 
   void signatureComment() {
@@ -129,7 +170,7 @@ private:
     }
   }
 
-  void params(bool forLauncher) {
+  void params(bool forLauncher, const std::string *body = nullptr) {
     bool first = true;
     for (const auto &tensor : k.tensors) {
       os << (first ? "" : ", ") << (tensor->isWritten ? "" : "const ") << info(tensor->dtype).cppType << " *"
@@ -137,7 +178,9 @@ private:
       first = false;
     }
     for (const auto &s : k.scalars) {
-      os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " " << s->name;
+      bool unused = body && !usesIdentifier(*body, s->name);
+      os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " "
+         << (unused ? "/*" + s->name + "*/" : s->name);
       first = false;
     }
   }
@@ -156,16 +199,6 @@ private:
     line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
     line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
 
-    bool anyRuntime = false;
-    for (const AccessPlan &p : plans) anyRuntime |= !p.alignedAtCompileTime;
-    if (anyRuntime) {
-      line(1) << "// Vector accesses need rows that start on a vector boundary; otherwise element by element.\n";
-      for (const AccessPlan &p : plans) {
-        if (p.alignedAtCompileTime || !declaredFlags.insert(alignedFlag(*p.tensor, p.vec)).second) continue;
-        line(1) << formatv("const bool {0} = tilec::rows_aligned<{1}>({2}, {3});\n", alignedFlag(*p.tensor, p.vec),
-                           p.vec, p.tensor->name, extentExpr(p.tensor->cols));
-      }
-    }
 
     if (!k.tiles.empty()) line(1) << "// Register tiles: element i is this lane's i-th access.\n";
     for (const auto &tile : k.tiles) {
@@ -217,10 +250,6 @@ private:
     line(1) << formatv("const int {0} = {1};\n", p.col, col);
     positions.push_back(p);
     return positions.back();
-  }
-
-  static std::string alignedFlag(const Tensor &tensor, unsigned vec) {
-    return formatv("{0}_vec{1}_ok", tensor.name, vec);
   }
 
   //===--- Statements ---===//
@@ -313,10 +342,15 @@ private:
   void mma(const MMA &m, unsigned depth) {
     const AccTile &a = *m.acc;
     const MFMAInstr &ins = *a.instr;
+    const MFMAInstr &swapped = operandsSwapped(ins);
     std::string text = sourceText(m.loc);
     if (!text.empty() && text.back() == ';') text.pop_back();
     line(depth) << "// " << text << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
                                                           ins.k, a.blocksY(), a.blocksX(), ins.name);
+    line(depth) << "// B's fragment goes first: each MFMA computes its block of c transposed, so a lane holds rows of c "
+                   "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
+    if (&swapped != &ins)
+      line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
     if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
     line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
     unsigned d = depth + 1;
@@ -336,35 +370,59 @@ private:
     line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
     if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
     line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-    line(d + 2) << formatv("{0}[bi][bj] = {1}(a_frag[bi], b_frag[bj], {0}[bi][bj], 0, 0, 0);\n", a.name, ins.builtin);
+    line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag[bj], a_frag[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
+                           swapped.builtin);
     line(depth) << "}\n";
   }
 
-  /// store T[window] = value over an accumulator's layout: per block and per value of the lane, the element's row and
-  /// column from the instruction's C/D layout; one element per store (a lane's values run down a column).
+  /// The instruction computing B^T A^T for `ins`: the same one, or for mixed fp8/bf8 operands the one with the dtypes
+  /// exchanged.
+  const MFMAInstr &operandsSwapped(const MFMAInstr &ins) const {
+    for (const MFMAInstr &i : allMFMA())
+      if (i.m == ins.n && i.n == ins.m && i.k == ins.k && i.a == ins.b && i.b == ins.a && i.acc == ins.acc &&
+          i.availableOn(t))
+        return i;
+    return ins;
+  }
+
+  /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
+  /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
   void accStore(const Store &st, unsigned depth) {
     const AccTile &a = *st.value->acc;
     const MFMAInstr &ins = *a.instr;
     const Tensor &y = *st.tensor;
+    constexpr unsigned kGroup = 4;
+    std::string colInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)";
     line(depth) << "// " << sourceText(st.loc) << "\n";
-    line(depth) << formatv("// Lane l holds column l % {0} of each {1} x {2} block, at rows {3}.\n", ins.n, ins.m, ins.n,
-                           ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32) + e % 4");
-    std::string rowInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32) + e % 4";
-    line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("// Lane l holds row l % {0} of each {0} x {1} block; values e .. e + 3 are its columns {2} "
+                           ".. + 3.\n", ins.m, ins.n,
+                           ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32)");
+    if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
     line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
-    line(depth + 1) << "#pragma unroll\n";
+    if (a.blocksX() > 1) line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-    line(depth + 2) << "#pragma unroll\n";
-    line(depth + 2) << formatv("for (int e = 0; e < {0}; ++e) {{\n", ins.accPerLane);
-    unsigned d = depth + 3;
+    unsigned d = depth + 2;
+    if (ins.accPerLane > kGroup) {
+      line(depth + 2) << "#pragma unroll\n";
+      line(depth + 2) << formatv("for (int e = 0; e < {0}; e += {1}) {{\n", ins.accPerLane, kGroup);
+      d = depth + 3;
+    } else {
+      line(depth + 2) << "{\n";
+      line(depth + 3) << "const int e = 0;\n";
+      d = depth + 3;
+    }
     line(d) << formatv("const int row = {0};\n",
-                       sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(), rowInBlock}));
+                       sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(),
+                            formatv("lane % {0}", ins.m).str()}));
     line(d) << formatv("const int col = {0};\n",
-                       sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(),
-                            formatv("lane % {0}", ins.n).str()}));
-    std::string v = valueExpr(*st.value, 1, /*top=*/true);
-    line(d) << guarded(inBounds(y, "row", "col", *st.row, *st.col, a.rows, a.cols),
-                       formatv("tilec::global_store<{0}>({1}, {2})", info(y.dtype).cppType, address(y, "row", "col"), v));
+                       sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(), colInBlock}));
+    std::string v = valueExpr(*st.value, kGroup, /*top=*/true);
+    std::string value = v;
+    if (v.find_first_of(" (") != std::string::npos) {
+      line(d) << formatv("const {0} {1}_out = {2};\n", vecType(y.dtype, kGroup), y.name, v);
+      value = y.name + "_out";
+    }
+    storeVector(y, *st.row, *st.col, kGroup, a.rows, a.cols, value, d);
     line(depth + 2) << "}\n";
   }
 
@@ -428,14 +486,20 @@ private:
     return n;
   }
 
-  /// The alignment condition of a vector access, or "" when it is known at compile time.
-  std::string alignedCondition(const Tensor &tensor, const Index &col0, unsigned vec) {
-    std::string cond;
+  /// How a vector access of `tensor` at window column origin `col0` is written in the current variant.
+  enum class Access {
+    Aligned,   ///< one vector access under the window's mask
+    Unaligned, ///< one element-aligned vector access under the window's mask (it never crosses a row end)
+    Crossing,  ///< element-aligned vector inside the row, element by element where it crosses a row end
+  };
+  Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const {
+    if (vec == 1) return Access::Aligned;
+    bool rowsRuntime = false;
     for (const AccessPlan &p : plans)
-      if (p.tensor == &tensor && p.vec == vec && !p.alignedAtCompileTime) cond = alignedFlag(tensor, vec);
-    if (vec > 1 && knownDivisor(col0, k) % vec != 0)
-      cond = (cond.empty() ? "" : cond + " && ") + formatv("({0}) % {1} == 0", index(col0), vec).str();
-    return cond;
+      rowsRuntime |= p.tensor == &tensor && p.vec == vec && !p.alignedAtCompileTime;
+    bool originAligned = knownDivisor(col0, k) % vec == 0;
+    if (!originAligned || (rowsRuntime && variant == Variant::Unaligned)) return Access::Crossing;
+    return variant == Variant::Unaligned ? Access::Unaligned : Access::Aligned;
   }
 
   std::string address(const Tensor &tensor, const std::string &r, const std::string &c) {
@@ -443,15 +507,17 @@ private:
   }
 
   /// The mask of one access; lower bounds only where the window origin may be negative.
+  /// With `vecEnd`, the column test is that the whole vector of vecEnd elements lies inside the row.
   std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c, const Index &row0,
-                       const Index &col0, unsigned windowRows, unsigned windowCols) {
+                       const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vecEnd = 0) {
     std::vector<std::string> terms;
     if (!nonNegative(row0)) terms.push_back(r + " >= 0");
     if (!windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
       terms.push_back(formatv("{0} < {1}", r, extentExpr(tensor.rows)));
     if (!nonNegative(col0)) terms.push_back(c + " >= 0");
     if (!windowInside(col0, tensor.cols, windowCols, /*isRow=*/false))
-      terms.push_back(formatv("{0} < {1}", c, extentExpr(tensor.cols)));
+      terms.push_back(vecEnd ? formatv("{0} + {1} <= {2}", c, vecEnd, extentExpr(tensor.cols)).str()
+                             : formatv("{0} < {1}", c, extentExpr(tensor.cols)).str());
     std::string mask;
     for (const std::string &t : terms) mask += (mask.empty() ? "" : " && ") + t;
     return mask;
@@ -507,43 +573,54 @@ private:
     const Tensor &x = *l.tensor;
     unsigned vec = layout.vec;
     std::string type = vecType(x.dtype, vec);
-    std::string vectorLoad = formatv("tilec::global_load<{0}>({1})", type, address(x, r, c));
-    std::string cond = alignedCondition(x, *l.col, vec);
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
     else line(d) << formatv("{0} = {1}{{};\n", dst, type);
-    if (cond.empty() || vec == 1) {
-      line(d) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + vectorLoad);
+    Access kind = accessKind(x, *l.col, vec);
+    std::string load = formatv("tilec::global_load{0}<{1}>({2})", kind == Access::Aligned ? "" : "_unaligned", type,
+                               address(x, r, c));
+    if (kind != Access::Crossing) {
+      line(d) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + load);
       return;
     }
-    line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + vectorLoad);
-    line(d) << "} else {\n";
-    line(d + 1) << formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
-                           extentExpr(x.rows), extentExpr(x.cols));
-    line(d) << "}\n";
+    std::string inside = inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec);
+    if (inside.empty()) {
+      line(d) << dst << " = " << load << ";\n";
+      return;
+    }
+    line(d) << formatv("if ({0}) {1} = {2};\n", inside, dst, load);
+    line(d) << formatv("else {0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
+                       extentExpr(x.rows), extentExpr(x.cols));
+  }
+
+  /// The store of one access of `vec` elements at (row, col); `value` is a plain name.
+  void storeVector(const Tensor &y, const Index &row0, const Index &col0, unsigned vec, unsigned windowRows,
+                   unsigned windowCols, const std::string &value, unsigned d) {
+    std::string type = vecType(y.dtype, vec);
+    Access kind = accessKind(y, col0, vec);
+    std::string store = formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned",
+                                type, address(y, "row", "col"), value);
+    if (kind != Access::Crossing) {
+      line(d) << guarded(inBounds(y, "row", "col", row0, col0, windowRows, windowCols), store);
+      return;
+    }
+    std::string inside = inBounds(y, "row", "col", row0, col0, windowRows, windowCols, vec);
+    if (inside.empty()) {
+      line(d) << store << ";\n";
+      return;
+    }
+    line(d) << formatv("if ({0}) {1};\n", inside, store);
+    line(d) << formatv("else tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
+                       extentExpr(y.rows), extentExpr(y.cols), value);
   }
 
   void storeAccess(const Tensor &y, const Index &row0, const Index &col0, const Layout &layout, const std::string &v,
                    unsigned d) {
-    unsigned vec = layout.vec;
-    std::string type = vecType(y.dtype, vec);
     std::string value = v;
     if (v.find_first_of(" (") != std::string::npos) {
-      line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
+      line(d) << formatv("const {0} {1}_out = {2};\n", vecType(y.dtype, layout.vec), y.name, v);
       value = y.name + "_out";
     }
-    std::string store = formatv("tilec::global_store<{0}>({1}, {2})", type, address(y, "row", "col"), value);
-    std::string cond = alignedCondition(y, col0, vec);
-    if (cond.empty() || vec == 1) {
-      line(d) << guarded(inBounds(y, "row", "col", row0, col0, layout.rows, layout.cols), store);
-      return;
-    }
-    line(d) << formatv("if ({0}) {{\n", cond);
-    line(d + 1) << guarded(inBounds(y, "row", "col", row0, col0, layout.rows, layout.cols), store);
-    line(d) << "} else {\n";
-    line(d + 1) << formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
-                           extentExpr(y.rows), extentExpr(y.cols), value);
-    line(d) << "}\n";
+    storeVector(y, row0, col0, layout.vec, layout.rows, layout.cols, value, d);
   }
 
   //===--- Expressions ---===//
@@ -580,7 +657,8 @@ private:
     };
     switch (v.kind) {
     case Value::Kind::TileRef: return v.tile->name + "[i]";
-    case Value::Kind::AccRef: return v.acc->name + "[bi][bj][e]";
+    case Value::Kind::AccRef:
+      return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
     case Value::Kind::ScalarRef: return v.scalar->name;
     case Value::Kind::Const: return constant(v);
     case Value::Kind::Load: return loadNames.at(&v);
@@ -625,14 +703,14 @@ private:
 
   //===--- Launcher ---===//
 
-  void launcher() {
+  void launcher(bool twoKernels) {
     const Tensor &g = *k.gridTensor;
     os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
                   "x ceil({6} / {2}) in all.\n",
                   k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
                   extentExpr(g.rows));
     bool alignmentChecks = false;
-    for (const AccessPlan &p : plans) alignmentChecks |= p.alignedAtCompileTime && p.vec > 1;
+    for (const AccessPlan &p : plans) alignmentChecks |= !twoKernels && p.alignedAtCompileTime && p.vec > 1;
     os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
                   "/// hipSuccess without launching when there is nothing to do.\n",
                   alignmentChecks ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
@@ -661,7 +739,7 @@ private:
     // Accesses compiled without the element-by-element path rely on aligned base pointers.
     llvm::StringSet<> checked;
     for (const AccessPlan &p : plans) {
-      if (!p.alignedAtCompileTime || p.vec == 1) continue;
+      if (twoKernels || !p.alignedAtCompileTime || p.vec == 1) continue;
       std::string key = formatv("{0}/{1}", p.tensor->name, p.bytes);
       if (!checked.insert(key).second) continue;
       line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
@@ -671,20 +749,48 @@ private:
                        k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
     line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
                        k.workgroupSize);
-    line(1) << formatv("hipLaunchKernelGGL({0}, grid, dim3({1}), 0, stream", k.name, k.workgroupSize);
-    for (const auto &tensor : k.tensors) os << ", " << tensor->name;
-    for (const auto &s : k.scalars) os << ", " << s->name;
-    os << ");\n";
+    auto launch = [&](unsigned depth, const std::string &name) {
+      line(depth) << formatv("hipLaunchKernelGGL({0}, grid, dim3({1}), 0, stream", name, k.workgroupSize);
+      for (const auto &tensor : k.tensors) os << ", " << tensor->name;
+      for (const auto &s : k.scalars) os << ", " << s->name;
+      os << ");\n";
+    };
+    if (!twoKernels) {
+      launch(1, k.name);
+    } else {
+      // The vector kernel needs every row to start on a vector boundary: extents and base pointers.
+      std::vector<std::string> conds;
+      for (const AccessPlan &p : plans) {
+        if (p.vec == 1) continue;
+        std::string c = p.alignedAtCompileTime
+                            ? formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", p.tensor->name, p.bytes).str()
+                            : formatv("tilec::rows_aligned<{0}>({1}, {2})", p.vec, p.tensor->name,
+                                      extentExpr(p.tensor->cols)).str();
+        if (std::find(conds.begin(), conds.end(), c) == conds.end()) conds.push_back(c);
+      }
+      line(1) << "const bool vectors_aligned = ";
+      for (size_t i = 0; i < conds.size(); ++i) {
+        if (i > 0) line(3) << "&& ";
+        os << conds[i] << (i + 1 == conds.size() ? ";\n" : "\n");
+      }
+      line(1) << "if (vectors_aligned)\n";
+      launch(2, k.name);
+      line(1) << "else\n";
+      launch(2, unalignedName(k));
+    }
     line(1) << "return hipGetLastError();\n";
     os << "}\n";
   }
 
   const Kernel &k;
   const Target &t;
-  llvm::raw_ostream &os;
+  llvm::raw_ostream &out;
+  std::string text; ///< everything written so far; a kernel's body is written before its signature
+  llvm::raw_string_ostream os;
   std::vector<AccessPlan> plans;
   std::vector<LanePosition> positions;
-  llvm::StringSet<> declaredFlags, usedLoadNames;
+  Variant variant = Variant::Vector;
+  llvm::StringSet<> usedLoadNames;
   std::map<const Value *, std::string> loadNames;
   std::map<std::string, bool> nonNegativeLoops;
   std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;

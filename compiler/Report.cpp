@@ -6,6 +6,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include <algorithm>
 
 using namespace tilec;
 using llvm::formatv;
@@ -35,8 +36,13 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
   for (const ir::StmtPtr &s : body) {
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) collectValue(k, *a->value, a->dst, out);
     else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
-      if (st->value->acc) { // one element per store, in the accumulator's layout
-        out.push_back({st->tensor, nullptr, st->value->acc, 1, sizeOf(st->tensor->dtype), true, true});
+      if (st->value->acc) { // 4 consecutive columns of a row per store, in the (transposed) accumulator layout
+        unsigned vec = 4;
+        bool seen = false;
+        for (const AccessPlan &p : out) seen |= p.tensor == st->tensor && p.vec == vec && p.isStore;
+        if (!seen)
+          out.push_back({st->tensor, nullptr, st->value->acc, vec, vec * sizeOf(st->tensor->dtype), true,
+                         k.divisible(st->tensor->cols, vec)});
         continue;
       }
       collectValue(k, *st->value, tileOf(*st->value), out);
@@ -62,13 +68,13 @@ std::string launcherSignature(const ir::Kernel &k) {
 /// Two lines per access: its width, then what decides whether the vector path runs.
 std::string accessText(const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
-  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : p.viaAcc ? p.viaAcc->registers() : 0;
+  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : p.viaAcc ? p.viaAcc->registers() / p.vec : 0;
   std::string via = p.via ? " via " + p.via->name : p.viaAcc ? " via " + p.viaAcc->name : "";
   std::string out = formatv("{0} {1}{2}: {3} x {4} B per lane ({5} x {6})\n", p.isStore ? "store" : "load ",
                             p.tensor->name, via, accesses, p.bytes, p.vec, name(p.tensor->dtype));
   if (p.viaAcc)
-    return out + formatv("      one element per store: a lane's accumulator values run down a column of the {0} "
-                         "layout; consecutive lanes write consecutive columns\n", p.viaAcc->instr->name).str();
+    out += formatv("      the mma issues B's fragment first, so each {0} block holds c transposed: a lane's values are "
+                   "rows of c, 4 consecutive columns per store\n", p.viaAcc->instr->name).str();
   if (p.vec == 1) return out + "      one element per access\n";
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();
@@ -78,8 +84,9 @@ std::string accessText(const AccessPlan &p) {
                                            p.bytes).str()
                                  : "").str();
   }
-  return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (checked at run time), "
-                       "element by element otherwise; 'assume {1} % {2} == 0;' removes the element path\n",
+  return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (the launcher checks); "
+                       "otherwise the _unaligned kernel runs: {0}-byte accesses that need only element alignment, "
+                       "element by element across row ends; 'assume {1} % {2} == 0;' drops this condition\n",
                        p.bytes, cols, p.vec, p.tensor->name).str();
 }
 
@@ -88,6 +95,43 @@ std::string accessText(const AccessPlan &p) {
 std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
   std::vector<AccessPlan> out;
   collect(kernel, kernel.body, out);
+  return out;
+}
+
+bool tilec::hasUnalignedVariant(const std::vector<AccessPlan> &plans) {
+  for (const AccessPlan &p : plans)
+    if (!p.alignedAtCompileTime && p.vec > 1) return true;
+  return false;
+}
+
+std::string tilec::unalignedName(const ir::Kernel &kernel) { return kernel.name + "_unaligned"; }
+
+std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
+  std::vector<std::string> parts;
+  auto addOnce = [&](const std::string &s) {
+    if (std::find(parts.begin(), parts.end(), s) == parts.end()) parts.push_back(s);
+  };
+  // "N % 4 == 0" goes when "N % 8 == 0" is there.
+  for (const AccessPlan &p : plans) {
+    if (p.alignedAtCompileTime || p.vec == 1) continue;
+    bool implied = false;
+    for (const AccessPlan &q : plans)
+      implied |= !q.alignedAtCompileTime && q.vec > p.vec && q.vec % p.vec == 0 &&
+                 extentText(q.tensor->cols) == extentText(p.tensor->cols);
+    if (!implied) addOnce(formatv("{0} % {1} == 0", extentText(p.tensor->cols), p.vec));
+  }
+  // Each tensor's base pointer, aligned to its widest access.
+  std::vector<std::pair<const ir::Tensor *, unsigned>> pointers;
+  for (const AccessPlan &p : plans) {
+    if (p.vec == 1) continue;
+    auto it = std::find_if(pointers.begin(), pointers.end(), [&](const auto &q) { return q.first == p.tensor; });
+    if (it == pointers.end()) pointers.push_back({p.tensor, p.bytes});
+    else it->second = std::max(it->second, p.bytes);
+  }
+  for (const auto &[tensor, bytes] : pointers) addOnce(formatv("{0} {1}-byte aligned", tensor->name, bytes));
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return out;
 }
 
@@ -117,6 +161,16 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
     os << "  occupancy on " << t.name << ":\n";
     printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
+    if (hasUnalignedVariant(plans)) {
+      ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
+      Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
+      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
+      std::string extra = u.archVgprs == e.archVgprs
+                              ? "the element paths at row ends fit in the widest statement's temporaries"
+                              : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
+      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, limited by {4}\n", u.archVgprs, extra,
+                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limiterName(uo.limiter));
+    }
   }
 }
 
@@ -164,8 +218,23 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             items("lds_items", e.ldsItems);
           });
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
+          std::vector<AccessPlan> plans = planAccesses(*k);
+          if (hasUnalignedVariant(plans)) {
+            ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
+            json.attributeObject("unaligned_kernel", [&] {
+              json.attribute("name", unalignedName(*k));
+              json.attribute("runs_unless", vectorKernelCondition(plans));
+              json.attributeObject("resources", [&] {
+                json.attribute("vgprs", u.archVgprs);
+                json.attribute("agprs", u.agprs);
+                json.attribute("sgprs", u.sgprs);
+                json.attribute("lds_bytes", u.ldsBytes);
+              });
+              writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
+            });
+          }
           json.attributeArray("accesses", [&] {
-            for (const AccessPlan &p : planAccesses(*k)) {
+            for (const AccessPlan &p : plans) {
               json.object([&] {
                 json.attribute("tensor", p.tensor->name);
                 json.attribute("kind", p.isStore ? "store" : "load");

@@ -38,6 +38,16 @@ struct AccessPlan {
 /// Every distinct (tensor, vec, direction) access of a kernel, in program order.
 std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);
 
+/// Whether the kernel has vector accesses whose rows are only known aligned at run time. Such a kernel is emitted
+/// twice: `name`, compiled with every row vector aligned (vector accesses only), and `name_unaligned`, whose vectors
+/// need only element alignment and which goes element by element where a vector crosses the end of a row. The
+/// launcher checks the alignment and picks one.
+bool hasUnalignedVariant(const std::vector<AccessPlan> &plans);
+/// "name_unaligned".
+std::string unalignedName(const ir::Kernel &kernel);
+/// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned".
+std::string vectorKernelCondition(const std::vector<AccessPlan> &plans);
+
 } // namespace tilec
 
 #endif

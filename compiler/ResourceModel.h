@@ -34,8 +34,9 @@ struct ResourceEstimate {
   }
 };
 
-/// Estimates the resources of `kernel` on `target`.
-ResourceEstimate estimateResources(const ir::Kernel &kernel, const Target &target);
+/// Estimates the resources of `kernel` on `target`; with `unalignedVariant`, of its _unaligned kernel (see
+/// hasUnalignedVariant in Report.h), which adds the element paths at row ends.
+ResourceEstimate estimateResources(const ir::Kernel &kernel, const Target &target, bool unalignedVariant = false);
 
 /// Reports every kernel whose estimate exceeds a budget (an error at the declaration that overflows it) and warns
 /// about kernels limited to 1 wave per SIMD. Returns false when an error was reported.

@@ -141,7 +141,9 @@ inline std::string hex(const void *p) {
 }
 
 /// Checks one global access of `bytes` at `p`.
-inline void check_global(const void *p, size_t bytes, bool isStore) {
+/// `align`: the alignment the access needs; 0 for its size (vector registers), the element size for the unaligned
+/// accesses of rows that do not start on a vector boundary.
+inline void check_global(const void *p, size_t bytes, bool isStore, size_t align = 0) {
   Machine &m = machine();
   const char *kind = isStore ? "store" : "load";
   auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -157,9 +159,10 @@ inline void check_global(const void *p, size_t bytes, bool isStore) {
     fail("out-of-bounds " + std::to_string(bytes) + "-byte " + kind + " at " + hex(p) + " (" + where + ")");
   }
   // Vector accesses of power-of-two size must be aligned to it (a vector register load of 16 bytes, say).
-  if ((bytes & (bytes - 1)) == 0 && a % bytes != 0)
+  if (align == 0 && (bytes & (bytes - 1)) == 0) align = bytes;
+  if (align > 1 && a % align != 0)
     fail("misaligned " + std::to_string(bytes) + "-byte " + kind + " at " + hex(p) + " (address % " +
-         std::to_string(bytes) + " = " + std::to_string(a % bytes) + ")");
+         std::to_string(align) + " = " + std::to_string(a % align) + ")");
 }
 
 inline unsigned thread_id() { return machine().current->thread; }
@@ -319,6 +322,9 @@ inline bool run_workgroup(Machine &m, unsigned threads) {
     for (unsigned t = 0; t < threads; ++t) m.fibers[t].state = Fiber::State::Ready; // the barrier opens
   }
 }
+
+/// The name of the kernel launched last (a launcher may pick one of several), for tests.
+inline const char *last_kernel() { return machine().kernel ? machine().kernel : ""; }
 
 /// Runs `body` for every work-item of every workgroup of `grid`.
 inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::function<void()> &body) {

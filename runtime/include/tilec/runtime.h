@@ -67,8 +67,27 @@ template <typename V, typename T> TILEC_DEVICE void global_store(T *p, V v) {
   *reinterpret_cast<V *>(p) = v;
 }
 
+/// One access of V at `p`, which need only be aligned to its element T. The HSA ABI runs gfx9 in unaligned access
+/// mode (LLVM enables +unaligned-access-mode for amdhsa), so a 16-byte V is still one global_load_dwordx4 /
+/// global_store_dwordx4; the memory system splits it where it crosses a cache line. The path for rows that do not
+/// start on a vector boundary. In the emulator the address must be element aligned.
+template <typename V, typename T> TILEC_DEVICE V global_load_unaligned(const T *p) {
+#if defined(TILEC_EMULATOR)
+  emu::check_global(p, sizeof(V), /*isStore=*/false, alignof(T));
+#endif
+  typedef V Unaligned __attribute__((aligned(alignof(T))));
+  return *reinterpret_cast<const Unaligned *>(p);
+}
+template <typename V, typename T> TILEC_DEVICE void global_store_unaligned(T *p, V v) {
+#if defined(TILEC_EMULATOR)
+  emu::check_global(p, sizeof(V), /*isStore=*/true, alignof(T));
+#endif
+  typedef V Unaligned __attribute__((aligned(alignof(T))));
+  *reinterpret_cast<Unaligned *>(p) = v;
+}
+
 /// Elements first .. first + N - 1 of vector v, as an N-element vector.
-template <int N, typename V> TILEC_DEVICE auto slice(V v, int first) {
+template <int N, typename V> TILEC_DEVICE auto slice(const V &v, int first) {
   using E = std::remove_cv_t<std::remove_reference_t<decltype(v[0])>>;
   vec_t<E, N> out;
 #pragma unroll
@@ -146,8 +165,8 @@ template <typename V, typename T> TILEC_DEVICE void lds_store(T *p, V v) {
 }
 
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
-/// so N-element accesses at columns that are multiples of N are aligned.
-template <int N, typename T> TILEC_DEVICE bool rows_aligned(const T *base, int cols) {
+/// so N-element accesses at columns that are multiples of N are aligned. Host code: the launcher's choice of kernel.
+template <int N, typename T> inline bool rows_aligned(const T *base, int cols) {
   return cols % N == 0 && reinterpret_cast<std::uintptr_t>(base) % (N * sizeof(T)) == 0;
 }
 

@@ -19,14 +19,16 @@ inline std::vector<float> pattern(size_t n, unsigned seed, float range = 100.0f)
   return v;
 }
 
+/// `shift` elements past the start of the allocation: shift 1 gives a pointer that is only element aligned.
 template <typename T> struct DeviceBuffer {
-  T *ptr = nullptr;
+  T *base = nullptr, *ptr = nullptr;
   size_t count = 0;
-  explicit DeviceBuffer(size_t n) : count(n) {
-    if (hipMalloc(&ptr, n * sizeof(T)) != hipSuccess) std::printf("hipMalloc failed\n");
+  explicit DeviceBuffer(size_t n, size_t shift = 0) : count(n) {
+    if (hipMalloc(&base, (n + shift) * sizeof(T)) != hipSuccess) std::printf("hipMalloc failed\n");
+    ptr = base + shift;
   }
-  DeviceBuffer(const std::vector<T> &host) : DeviceBuffer(host.size()) { upload(host); }
-  ~DeviceBuffer() { hipFree(ptr); }
+  DeviceBuffer(const std::vector<T> &host, size_t shift = 0) : DeviceBuffer(host.size(), shift) { upload(host); }
+  ~DeviceBuffer() { hipFree(base); }
   void upload(const std::vector<T> &host) { hipMemcpy(ptr, host.data(), count * sizeof(T), hipMemcpyHostToDevice); }
   std::vector<T> download() const {
     std::vector<T> host(count);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Puts tilec's resource model (from `tilec --emit=report --format=json`) beside what clang-19 allocated (from the
-gfx942 assembly's metadata) for every kernel. LDS bytes must be equal: the model's LDS is exact by construction.
+gfx942 assembly's metadata) for every kernel, the _unaligned variants included. LDS bytes must be equal: the model's LDS is exact by construction.
 Registers are estimates: both figures are printed, and the VGPR estimate must lie within [clang / 2, clang * 2].
 
 usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT]
@@ -14,8 +14,8 @@ import sys
 
 def metadata(asm):
     kernels = {}
-    for block in re.split(r"\n\s+- \.", asm):
-        name = re.search(r"\.name:\s+(\S+)", block)
+    for block in re.split(r"\n  - (?=\.)", asm):
+        name = re.search(r"^    \.name:\s+(\S+)", block, re.M)
         if name and ".vgpr_count" in block:
             kernels[name.group(1)] = {k: int(v) for k, v in re.findall(
                 r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
@@ -27,13 +27,20 @@ def main(report_path, asm_path, within=None):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
     failed = False
+    # A kernel with run-time row alignment has a second, _unaligned kernel; it is compared the same way.
+    kernels = []
     for k in report["kernels"]:
+        kernels.append(k)
+        if "unaligned_kernel" in k:
+            kernels.append(k["unaligned_kernel"])
+    for k in kernels:
         name, model = k["name"], k["resources"]
         c = clang.get(name)
         if c is None:
             sys.exit(f"compare_resources: kernel {name} is not in {asm_path}")
         print(f"kernel {name}: model vgprs {model['vgprs']} agprs {model['agprs']} sgprs {model['sgprs']}+6 "
-              f"lds {model['lds_bytes']}; clang vgprs {c['vgpr_count']} agprs {c.get('agpr_count', 0)} "
+              f"lds {model['lds_bytes']}; clang vgprs {c['vgpr_count']} (unified file: ArchVGPRs + AGPRs) "
+              f"agprs {c.get('agpr_count', 0)} "
               f"sgprs {c['sgpr_count']} lds {c['group_segment_fixed_size']} scratch {c['private_segment_fixed_size']}")
         if model["lds_bytes"] != c["group_segment_fixed_size"]:
             print(f"  LDS MISMATCH: model {model['lds_bytes']} B, clang {c['group_segment_fixed_size']} B")

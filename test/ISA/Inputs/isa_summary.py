@@ -34,8 +34,8 @@ def main(path):
         if m and current is not None:
             current["ops"][m.group(1)] += 1
     meta = {}
-    for block in re.split(r"\n\s+- \.", text):
-        name = re.search(r"\.name:\s+(\S+)", block)
+    for block in re.split(r"\n  - (?=\.)", text):
+        name = re.search(r"^    \.name:\s+(\S+)", block, re.M)
         if name:
             meta[name.group(1)] = {k: int(v) for k, v in re.findall(
                 r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
