@@ -26,8 +26,15 @@ std::unique_ptr<ir::AccTile> sema::makeAcc(const ast::AccDecl &decl, DType dtype
   a->rows = static_cast<unsigned>(decl.shape.dims[0].value);
   a->cols = static_cast<unsigned>(decl.shape.dims[1].value);
   a->loc = decl.name.range;
+  // One error for a wrong accumulator dtype: against the named instruction's C/D type when there is one, else
+  // against the C/D types of the table.
+  const MFMAInstr *named = decl.mfma.name == "auto" ? nullptr : lookupMFMA(decl.mfma.name);
   bool ok = true;
-  if (dtype != DType::F32 && dtype != DType::I32) {
+  if (named && named->acc != dtype) {
+    diags.error(decl.dtype.range, formatv("{0} accumulates in {1}, but acc {2} is {3}", named->name,
+                                          name(named->acc), a->name, name(dtype)));
+    ok = false;
+  } else if (dtype != DType::F32 && dtype != DType::I32) {
     diags.error(decl.dtype.range, formatv("an accumulator is f32 or i32 (the MFMA C/D types), not {0}", name(dtype)));
     ok = false;
   }
@@ -51,7 +58,7 @@ std::unique_ptr<ir::AccTile> sema::makeAcc(const ast::AccDecl &decl, DType dtype
     return nullptr;
   }
   if (decl.mfma.name == "auto") return ok ? std::move(a) : nullptr; // chosen by the first mma
-  const MFMAInstr *ins = lookupMFMA(decl.mfma.name);
+  const MFMAInstr *ins = named;
   if (!ins) {
     diags.error(decl.mfma.range, formatv("unknown MFMA instruction '{0}'; on {1}: {2}", decl.mfma.name, target.name,
                                          mfmaNamesFor(target)));
@@ -62,11 +69,6 @@ std::unique_ptr<ir::AccTile> sema::makeAcc(const ast::AccDecl &decl, DType dtype
                                          ins->availableOn(*lookupTarget("gfx950")) ? "it is a gfx950 instruction"
                                                                                     : "not in its ISA",
                                          mfmaNamesFor(target, ins->a)));
-    return nullptr;
-  }
-  if (ins->acc != dtype) {
-    diags.error(decl.dtype.range, formatv("{0} accumulates in {1}, but acc {2} is {3}", ins->name, name(ins->acc),
-                                          a->name, name(dtype)));
     return nullptr;
   }
   if (a->waveRows() % ins->m || a->waveCols() % ins->n) {
