@@ -714,6 +714,8 @@ private:
     os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
                   "/// hipSuccess without launching when there is nothing to do.\n",
                   alignmentChecks ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
+    if (twoKernels)
+      os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
     os << "extern \"C\" hipError_t launch_" << k.name << "(";
     params(/*forLauncher=*/true);
     os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream) {\n";
