@@ -221,8 +221,7 @@ void KernelSema::ldsDecl(const ast::LdsDecl &l) {
   bool fresh = declare(l.name, "lds buffer");
   std::optional<DType> dt = dtype(l.dtype);
   bool shapeOk = shape2D(l.shape, formatv("lds '{0}'", l.name.name).str());
-  if (!fresh) return;
-  if (fresh) usableInHIP(l.name.name, l.name.range, diags);
+  if (!fresh) return; // declare() has checked the name against the HIP output
   if (!dt || !shapeOk) return (void)poisoned.insert(l.name.name);
   auto buffer = sema::makeLds(l, *dt, diags);
   ldsBuffers[buffer->name] = buffer.get();
@@ -233,8 +232,7 @@ void KernelSema::accDecl(const ast::AccDecl &a) {
   bool fresh = declare(a.name, "acc tile");
   std::optional<DType> dt = dtype(a.dtype);
   bool shapeOk = shape2D(a.shape, formatv("acc '{0}'", a.name.name).str());
-  if (!fresh) return;
-  usableInHIP(a.name.name, a.name.range, diags);
+  if (!fresh) return; // declare() has checked the name against the HIP output
   std::unique_ptr<ir::AccTile> acc;
   if (dt && shapeOk && workgroupOk) acc = sema::makeAcc(a, *dt, kernel->workgroupSize, target, diags);
   if (!acc) return (void)poisoned.insert(a.name.name);
