@@ -312,24 +312,24 @@ private:
     unsigned chunk = b.transposed ? 1 : l.vec;
     while (chunk > 1 && (b.pitch() * sizeOf(b.dtype)) % (chunk * sizeOf(b.dtype)) != 0) chunk /= 2;
     if (chunk == l.vec && !b.transposed) {
-      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col], {3}[i]);\n", vecType(b.dtype, l.vec),
+      line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
                                  b.name, b.pitch(), w.src->name);
     } else if (chunk > 1) {
       line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
                                  b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
       line(depth + 1) << "#pragma unroll\n";
       line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
-      line(depth + 2) << formatv("tilec::lds_store<{0}>(&{1}[row * {2} + col + part], tilec::slice<{4}>({3}[i], part));\n",
+      line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col + part, tilec::slice<{4}>({3}[i], part));\n",
                                  vecType(b.dtype, chunk), b.name, b.pitch(), w.src->name, chunk);
     } else if (l.vec == 1) {
-      line(depth + 1) << formatv("tilec::lds_store<{0}>(&{1}[{2}], {3}[i]);\n", info(b.dtype).cppType, b.name,
+      line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, b.name,
                                  b.transposed ? formatv("col * {0} + row", b.pitch()).str()
                                               : formatv("row * {0} + col", b.pitch()).str(),
                                  w.src->name);
     } else {
       line(depth + 1) << "#pragma unroll\n";
       line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
-      line(depth + 2) << formatv("tilec::lds_store<{0}>(&{1}[{2}], {3}[i][e]);\n", info(b.dtype).cppType, b.name,
+      line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, b.name,
                                  b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
                                               : formatv("row * {0} + col + e", b.pitch()).str(),
                                  w.src->name);
@@ -361,7 +361,7 @@ private:
                          const std::string &origin) {
       if (count > 1) line(d) << "#pragma unroll\n";
       line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>(&{3}[({4} + {1} * {5} + lane % {5}) * {6} + k_lane]);\n",
+      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>({3}, ({4} + {1} * {5} + lane % {5}) * {6} + k_lane);\n",
                              frag, block, ins.operandType, buf.name, origin, size, buf.pitch());
     };
     fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");

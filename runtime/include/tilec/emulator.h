@@ -260,6 +260,19 @@ inline void fiber_entry() {
 
 /// Runs one workgroup to completion; false when it failed (the error is already reported).
 /// Records an LDS write; checks that an LDS read only reads bytes this workgroup wrote (on request).
+/// Checks one LDS access of `bytes` at byte `offset` of an LDS array of `size` bytes (16-byte aligned): inside it,
+/// and at an offset that is a multiple of the access size (power-of-two sizes), as vector LDS reads and writes need.
+inline void check_lds(const void *array, size_t size, long offset, size_t bytes, bool isStore) {
+  const char *kind = isStore ? "store" : "load";
+  if (offset < 0 || static_cast<unsigned long>(offset) + bytes > size)
+    fail("out-of-bounds " + std::to_string(bytes) + "-byte LDS " + kind + " at byte offset " + std::to_string(offset) +
+         " of a " + std::to_string(size) + "-byte LDS array at " + hex(array));
+  if ((bytes & (bytes - 1)) == 0 && offset % static_cast<long>(bytes) != 0)
+    fail("misaligned " + std::to_string(bytes) + "-byte LDS " + kind + " at byte offset " + std::to_string(offset) +
+         " of an LDS array at " + hex(array) + " (offset % " + std::to_string(bytes) + " = " +
+         std::to_string(offset % static_cast<long>(bytes)) + ")");
+}
+
 inline void note_lds(const void *p, size_t bytes, bool isStore) {
   Machine &m = machine();
   if (!m.checkLds) return;

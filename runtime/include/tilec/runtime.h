@@ -18,8 +18,9 @@
 #elif defined(TILEC_EMULATOR)
 #include "tilec/emulator.h"
 #define TILEC_DEVICE inline
-// Workgroups run one after another, so a function-static array is exactly one workgroup's LDS.
-#define __shared__ static
+// Workgroups run one after another, so a function-static array is exactly one workgroup's LDS. 16-byte aligned, as
+// LLVM aligns LDS arrays of 16 bytes or more on the GPU (amdgpu-super-align-lds-globals).
+#define __shared__ static __attribute__((aligned(16)))
 #else
 #define TILEC_DEVICE inline
 #endif
@@ -149,19 +150,22 @@ template <typename V> TILEC_DEVICE void buffer_store(Buffer b, int byteOffset, V
 #endif
 }
 
-/// One access of V at `p` in LDS: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for 8, ds_read_b128 for 16).
-/// In the emulator, with TILEC_EMULATOR_CHECK_LDS=1, reads of bytes the workgroup never wrote are reported.
-template <typename V, typename T> TILEC_DEVICE V lds_load(const T *p) {
+/// One access of V at element `index` of the LDS array `lds`: ds_read / ds_write of sizeof(V) bytes (ds_read_b64 for
+/// 8, ds_read_b128 for 16). In the emulator the access must lie inside the array, and with TILEC_EMULATOR_CHECK_LDS=1
+/// reads of bytes the workgroup never wrote are reported.
+template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load(const T (&lds)[N], int index) {
 #if defined(TILEC_EMULATOR)
-  emu::note_lds(p, sizeof(V), /*isStore=*/false);
+  emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), false);
+  emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
 #endif
-  return *reinterpret_cast<const V *>(p);
+  return *reinterpret_cast<const V *>(&lds[index]);
 }
-template <typename V, typename T> TILEC_DEVICE void lds_store(T *p, V v) {
+template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (&lds)[N], int index, V v) {
 #if defined(TILEC_EMULATOR)
-  emu::note_lds(p, sizeof(V), /*isStore=*/true);
+  emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), true);
+  emu::note_lds(&lds[index], sizeof(V), /*isStore=*/true);
 #endif
-  *reinterpret_cast<V *>(p) = v;
+  *reinterpret_cast<V *>(&lds[index]) = v;
 }
 
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,

@@ -36,9 +36,29 @@ extern "C" __global__ __launch_bounds__(256) void exchange(float *__restrict__ Y
 extern "C" __global__ __launch_bounds__(64) void half_written(float *__restrict__ Y) {
   __shared__ float buffer[64];
   const int lane = __builtin_amdgcn_workitem_id_x();
-  if (lane < 32) tilec::lds_store<float>(&buffer[lane], float(lane));
+  if (lane < 32) tilec::lds_store<float>(buffer, lane, float(lane));
   tilec::barrier();
-  tilec::global_store<float>(Y + lane, tilec::lds_load<float>(&buffer[lane]));
+  tilec::global_store<float>(Y + lane, tilec::lds_load<float>(buffer, lane));
+}
+
+// Each lane reads the 8 bytes at element 2 * lane of a 128-element LDS array; lane 63 reads elements 126 and 127,
+// and with the extra offset of 1 element lane 63 reads past the end (byte offset 508 of 512). Offset 1 also breaks
+// the 8-byte alignment of ds_read_b64, which is reported first for lane 0.
+extern "C" __global__ __launch_bounds__(64) void lds_past_end(float *__restrict__ Y, int extra) {
+  __shared__ float buffer[128];
+  const int lane = __builtin_amdgcn_workitem_id_x();
+  tilec::lds_store<tilec::f32x2>(buffer, 2 * lane, tilec::f32x2{float(lane), 0.0f});
+  tilec::barrier();
+  tilec::global_store<float>(Y + lane, tilec::lds_load<tilec::f32x2>(buffer, 2 * lane + extra)[0]);
+}
+
+// Lane 63 writes 16 bytes at element 64 of a 64-element array: byte offset 256 of 256.
+extern "C" __global__ __launch_bounds__(64) void lds_store_past_end(float *__restrict__ Y) {
+  __shared__ float buffer[64];
+  const int lane = __builtin_amdgcn_workitem_id_x();
+  if (lane == 63) tilec::lds_store<tilec::f32x4>(buffer, 64, tilec::f32x4{});
+  tilec::barrier();
+  tilec::global_store<float>(Y + lane, 0.0f);
 }
 
 int main(int argc, char **argv) {
@@ -48,6 +68,11 @@ int main(int argc, char **argv) {
   if (!std::strcmp(mode, "oob")) hipLaunchKernelGGL(off_by_one, dim3(4), dim3(64), 0, nullptr, x.ptr, y.ptr);
   if (!std::strcmp(mode, "misaligned")) hipLaunchKernelGGL(misaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr);
   if (!std::strcmp(mode, "lds")) hipLaunchKernelGGL(half_written, dim3(1), dim3(64), 0, nullptr, y.ptr);
+  if (!std::strcmp(mode, "lds-ok")) hipLaunchKernelGGL(lds_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr, 0);
+  if (!std::strcmp(mode, "lds-misaligned")) hipLaunchKernelGGL(lds_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr, 1);
+  if (!std::strcmp(mode, "lds-past-end")) hipLaunchKernelGGL(lds_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr, 2);
+  if (!std::strcmp(mode, "lds-store-past-end"))
+    hipLaunchKernelGGL(lds_store_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr);
   if (!std::strcmp(mode, "deadlock")) hipLaunchKernelGGL(early_exit, dim3(2), dim3(256), 0, nullptr, y.ptr);
   if (!std::strcmp(mode, "barrier")) {
     hipLaunchKernelGGL(exchange, dim3(1), dim3(256), 0, nullptr, y.ptr, z.ptr);
