@@ -70,6 +70,7 @@ private:
 
   /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
   ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc);
+  ir::StmtPtr mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc);
 
   ir::LdsBuffer *ldsOperand(const ast::Expr &e);
   bool workgroup(const ast::WorkgroupStmt &w);
@@ -149,7 +150,7 @@ private:
   llvm::StringMap<ir::Tile *> tiles;
   llvm::StringMap<ir::LdsBuffer *> ldsBuffers;
   llvm::StringMap<ir::AccTile *> accs;
-  sema::LdsOrientation orientation;
+  sema::GEMMState gemm;
   llvm::StringMap<const ast::TileDecl *> tileDecls;
   struct LoopVar {
     std::string name;

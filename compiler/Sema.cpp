@@ -255,6 +255,13 @@ ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &
 }
 
 ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
+  ir::StmtPtr mma = mmaProduct(s, acc);
+  // An `mfma auto` accumulator whose first mma failed has no instruction; its later uses would only repeat that.
+  if (!mma && !acc.instr) gemm.autoFailed.insert(&acc);
+  return mma;
+}
+
+ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   auto *call = dyn_cast<ast::CallExpr>(s.value.get());
   if (!s.accumulate || !call || call->callee.name != "mma") {
     diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
@@ -272,7 +279,7 @@ ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
   }
   ir::LdsBuffer *a = ldsOperand(*call->args[0]), *b = ldsOperand(*bArg);
   if (!a || !b) return nullptr;
-  return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, orientation, diags);
+  return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
 }
 
 ir::LdsBuffer *KernelSema::ldsOperand(const ast::Expr &e) {

@@ -380,6 +380,7 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
   if (auto it = accs.find(n.name); it != accs.end()) {
     used.insert(n.name);
     if (!it->second->instr) {
+      if (gemm.autoFailed.count(it->second)) return {}; // its mma failed before choosing: reported there
       diags.error(n.range, formatv("acc {0} is read before any mma chose its instruction (mfma auto)", n.name));
       return {};
     }

@@ -118,7 +118,7 @@ bool orient(ir::LdsBuffer &b, bool transposed, llvm::SMRange at, LdsOrientation 
 
 ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b,
                           bool bIsNK, llvm::SMRange aRange, llvm::SMRange bRange, const Target &target,
-                          LdsOrientation &orientation, DiagnosticEngine &diags) {
+                          GEMMState &state, DiagnosticEngine &diags) {
   // Shapes: a is [M, K], b is [K, N] (or [N, K] under transpose), the accumulator [M, N].
   unsigned k = a.cols;
   unsigned bK = bIsNK ? b.cols : b.rows, bN = bIsNK ? b.rows : b.cols;
@@ -147,6 +147,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     ok = false;
   }
   if (!ok) return nullptr;
+  if (!acc.instr && state.autoFailed.count(&acc)) return nullptr; // reported at its first mma
   if (!acc.instr) {
     acc.instr = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k);
     if (!acc.instr) {
@@ -154,6 +155,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                       "wave and K = {6}; {0} has {7}",
                                       target.name, name(a.dtype), name(b.dtype), name(acc.dtype), acc.waveRows(),
                                       acc.waveCols(), k, mfmaNamesFor(target)));
+      state.autoFailed.insert(&acc);
       return nullptr;
     }
   }
@@ -168,7 +170,8 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                 "{4})", k, a.name, ins.k, ins.name, k % ins.k));
     return nullptr;
   }
-  if (!orient(a, false, aRange, orientation, diags) || !orient(b, !bIsNK, bRange, orientation, diags)) return nullptr;
+  if (!orient(a, false, aRange, state.orientation, diags) || !orient(b, !bIsNK, bRange, state.orientation, diags))
+    return nullptr;
   // Every fragment read is kPerLane consecutive K values: one aligned LDS read of that many bytes.
   for (ir::LdsBuffer *l : {&a, &b}) {
     unsigned fragment = ins.kPerLane * sizeOf(l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);

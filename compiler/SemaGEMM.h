@@ -14,6 +14,7 @@
 #include "IR.h"
 #include <map>
 #include <memory>
+#include <set>
 
 namespace tilec::sema {
 
@@ -31,9 +32,17 @@ ir::StmtPtr makeLdsWrite(const ast::AssignStmt &stmt, const ir::LdsBuffer &dst, 
 /// How each LDS buffer is read by mma so far: stored as declared, or transposed (a K x N B operand).
 using LdsOrientation = std::map<const ir::LdsBuffer *, std::pair<bool, llvm::SMRange>>;
 
+/// What the GEMM checks of one kernel remember between statements.
+struct GEMMState {
+  LdsOrientation orientation;
+  /// Accumulators with `mfma auto` whose first mma failed before an instruction was chosen (none fits, or the mma
+  /// itself was wrong): later mma and reads of them stay quiet instead of repeating the failure.
+  std::set<const ir::AccTile *> autoFailed;
+};
+
 /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))` (`bIsNK`). Resolves `mfma auto`.
 ir::StmtPtr makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b, bool bIsNK,
-                    llvm::SMRange aRange, llvm::SMRange bRange, const Target &target, LdsOrientation &orientation,
+                    llvm::SMRange aRange, llvm::SMRange bRange, const Target &target, GEMMState &state,
                     DiagnosticEngine &diags);
 
 } // namespace tilec::sema
