@@ -71,7 +71,7 @@ LaneSlot tilec::laneOfD(const MFMAInstr &ins, unsigned i, unsigned j) {
 }
 
 const MFMAInstr *tilec::chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
-                                   unsigned kStep) {
+                                   unsigned kStep, unsigned aRowBytes, unsigned bRowBytes) {
   const MFMAInstr *best = nullptr;
   auto rank = [](const MFMAInstr &i) {
     // Prefer the doubled-K 16-bit forms (gfx950 only), then the 32x32 shapes.
@@ -81,6 +81,10 @@ const MFMAInstr *tilec::chooseMFMA(const Target &target, DType a, DType b, DType
   for (const MFMAInstr &i : kTable) {
     if (!i.availableOn(target) || i.a != a || i.b != b || i.acc != acc) continue;
     if (waveM % i.m != 0 || waveN % i.n != 0 || (kStep && kStep % i.k != 0)) continue;
+    // A fragment read (kPerLane consecutive K values) must not straddle the alignment its width needs.
+    if ((aRowBytes && aRowBytes % (i.kPerLane * sizeOf(i.a)) != 0) ||
+        (bRowBytes && bRowBytes % (i.kPerLane * sizeOf(i.b)) != 0))
+      continue;
     if (!best || rank(i) > rank(*best)) best = &i;
   }
   return best;

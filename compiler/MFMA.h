@@ -57,11 +57,13 @@ LaneSlot laneOfB(const MFMAInstr &ins, unsigned k, unsigned j);
 /// elem = 4 * (i / 8) + i % 4.
 LaneSlot laneOfD(const MFMAInstr &ins, unsigned i, unsigned j);
 
-/// `mfma auto`: the instruction for these dtypes on `target` whose blocks tile a wave's part (waveM x waveN) and
-/// whose K divides kStep (0: not known yet). On gfx950 the K32/K16 f16 and bf16 forms come first; then 32x32 over
-/// 16x16 (twice the work per fragment read). nullptr when none fits.
+/// `mfma auto`: the instruction for these dtypes on `target` whose blocks tile a wave's part (waveM x waveN), whose
+/// K divides kStep (0: not known yet), and whose fragment reads stay aligned in the operands' LDS rows: a fragment is
+/// kPerLane consecutive K values, one read of kPerLane x sizeOf(dtype) bytes, so a stored row of aRowBytes (A) or
+/// bRowBytes (B) bytes must be a multiple of it (0: not known, no constraint). On gfx950 the K32/K16 f16 and bf16
+/// forms come first; then 32x32 over 16x16 (twice the work per fragment read). nullptr when none fits.
 const MFMAInstr *chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
-                            unsigned kStep);
+                            unsigned kStep, unsigned aRowBytes = 0, unsigned bRowBytes = 0);
 
 } // namespace tilec
 

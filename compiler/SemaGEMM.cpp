@@ -1,7 +1,10 @@
 //===- SemaGEMM.cpp - The rules of LDS staging and MFMA ---------------------===//
 #include "SemaGEMM.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <string>
+#include <vector>
 
 using namespace tilec;
 using namespace tilec::sema;
@@ -114,6 +117,50 @@ bool orient(ir::LdsBuffer &b, bool transposed, llvm::SMRange at, LdsOrientation 
   return true;
 }
 
+/// Bytes of one fragment read of `ins` from a buffer of `dtype`: kPerLane consecutive K values, read at once.
+unsigned fragmentBytes(const MFMAInstr &ins, DType dtype) { return ins.kPerLane * sizeOf(dtype); }
+
+/// Elements of a stored row of `l` when it is stored `transposed` or as declared (K + pad for an mma operand).
+unsigned pitchAs(const ir::LdsBuffer &l, bool transposed) { return (transposed ? l.rows : l.cols) + l.pad; }
+
+/// `mfma auto` passed over `preferred` for `chosen` because some operand's stored rows break `preferred`'s fragment
+/// reads: a note naming them, with the smallest larger pad that keeps the rows aligned.
+void noteSkipped(const MFMAInstr &chosen, const MFMAInstr &preferred, const ir::AccTile &acc,
+                 llvm::ArrayRef<std::pair<const ir::LdsBuffer *, bool>> operands, llvm::SMRange at,
+                 DiagnosticEngine &diags) {
+  struct Rows {
+    std::string names;
+    unsigned k, pad, size, fragment;
+    DType dtype;
+  };
+  std::vector<Rows> broken; // operands with the same rows share one clause: "lds sA and lds sB have rows of ..."
+  for (auto [l, transposed] : operands) {
+    unsigned size = sizeOf(l->dtype), k = pitchAs(*l, transposed) - l->pad;
+    unsigned fragment = fragmentBytes(preferred, l->dtype);
+    if ((k + l->pad) * size % fragment == 0) continue;
+    auto same = llvm::find_if(broken, [&](const Rows &r) {
+      return r.k == k && r.pad == l->pad && r.dtype == l->dtype;
+    });
+    if (same != broken.end()) same->names += " and lds " + l->name;
+    else broken.push_back({"lds " + l->name, k, l->pad, size, fragment, l->dtype});
+  }
+  std::string why;
+  for (const Rows &r : broken) {
+    unsigned rowBytes = (r.k + r.pad) * r.size, pad = r.pad + 1;
+    while ((r.k + pad) * r.size % r.fragment != 0) ++pad; // ends within fragment / size steps
+    why += formatv("{0}{1} {2} rows of {3} + {4} pad = {5} {6} = {7} B ({7} % {8} = {9}); pad {10} makes them "
+                   "{3} + {10} = {11} {6} = {12} B, {8}-byte aligned",
+                   why.empty() ? "" : "; ", r.names, r.names.find(" and ") == std::string::npos ? "has" : "have",
+                   r.k, r.pad, r.k + r.pad, name(r.dtype), rowBytes, r.fragment, rowBytes % r.fragment, pad,
+                   r.k + pad, (r.k + pad) * r.size)
+               .str();
+  }
+  if (broken.empty()) return;
+  diags.note(at, formatv("mfma auto chose {0} for acc {1} over {2}, whose {3}-byte fragment reads need stored rows "
+                         "that are a multiple of {3} B: {4}",
+                         chosen.name, acc.name, preferred.name, broken.front().fragment, why));
+}
+
 } // namespace
 
 ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b,
@@ -138,8 +185,8 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     // State the shape the mma sees (transpose(b) is [cols, rows]), what it must be and where K and N come from.
     bool untransposedFits = b.rows == k && b.cols == acc.cols;
     diags.error(bRange, formatv("transpose({0}) is [{1}, {2}] (lds {0} is [{2}, {1}]), but the B operand must be "
-                                "[K, N] = [{3}, {4}]: K = {3}, the columns of {5} (the K step), and N = {4}, the columns of acc "
-                                "{6}; declare {0} as [N, K] = [{4}, {3}] for transpose({0}){7}",
+                                "[K, N] = [{3}, {4}]: K = {3}, the columns of {5} (the K step), and N = {4}, the "
+                                "columns of acc {6}; declare {0} as [N, K] = [{4}, {3}] for transpose({0}){7}",
                                 b.name, b.cols, b.rows, k, acc.cols, a.name, acc.name,
                                 untransposedFits ? formatv(", or write mma({0}, {1}) for a B stored K x N", a.name,
                                                            b.name).str()
@@ -149,7 +196,15 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   if (!ok) return nullptr;
   if (!acc.instr && state.autoFailed.count(&acc)) return nullptr; // reported at its first mma
   if (!acc.instr) {
-    acc.instr = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k);
+    // The best instruction whose fragment reads the operands' stored rows (K + pad, as oriented by this mma) keep
+    // aligned. When the pad rules out a better one, say so; when it rules out all, take the best anyway and let the
+    // alignment check below explain which pad it needs.
+    const MFMAInstr *best = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k);
+    acc.instr = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k,
+                           pitchAs(a, false) * sizeOf(a.dtype), pitchAs(b, !bIsNK) * sizeOf(b.dtype));
+    if (acc.instr && acc.instr != best)
+      noteSkipped(*acc.instr, *best, acc, {{&a, false}, {&b, !bIsNK}}, stmt.range, diags);
+    if (!acc.instr) acc.instr = best;
     if (!acc.instr) {
       diags.error(stmt.range, formatv("mfma auto finds no instruction on {0} for {1} x {2} -> {3} with {4} x {5} per "
                                       "wave and K = {6}; {0} has {7}",
@@ -174,7 +229,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     return nullptr;
   // Every fragment read is kPerLane consecutive K values: one aligned LDS read of that many bytes.
   for (ir::LdsBuffer *l : {&a, &b}) {
-    unsigned fragment = ins.kPerLane * sizeOf(l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
+    unsigned fragment = fragmentBytes(ins, l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
     if (rowBytes % fragment != 0) {
       diags.error(l->loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) break the {6}-byte "
                                   "alignment of {7}'s fragment reads; choose a pad that keeps {1} + pad a multiple "

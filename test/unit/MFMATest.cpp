@@ -247,6 +247,28 @@ TEST(MFMATest, ChooseOtherTypes) {
   EXPECT_EQ(chooseMFMA(gfx942(), F16, BF16, F32, 64, 64, 32), nullptr) << "no mixed f16 x bf16 instruction";
 }
 
+TEST(MFMATest, ChooseKeepsFragmentsAligned) {
+  // gfx950 f16, K step 32, 64 x 64 per wave. Rows of 32 + pad f16: pad 8 gives 80 B, a multiple of the 16-byte
+  // fragments of the K16 form; pad 4 gives 72 B, a multiple of 8 only, so the K8 form (8-byte fragments) is chosen.
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 80, 80)), "v_mfma_f32_32x32x16_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 72, 72)), "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 80, 72)), "v_mfma_f32_32x32x8_f16") << "B alone";
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 72, 80)), "v_mfma_f32_32x32x8_f16") << "A alone";
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 0, 0)), "v_mfma_f32_32x32x16_f16") << "unknown";
+  // 16 x 16 blocks: the same rule between the K32 and K16 forms.
+  EXPECT_EQ(names(chooseMFMA(gfx950(), F16, F16, F32, 64, 16, 32, 72, 80)), "v_mfma_f32_16x16x16_f16");
+  EXPECT_EQ(names(chooseMFMA(gfx950(), BF16, BF16, F32, 64, 64, 32, 88, 96)), "v_mfma_f32_32x32x8_bf16");
+  // Rows of 68 B break even 8-byte fragments: nothing fits.
+  EXPECT_EQ(chooseMFMA(gfx950(), F16, F16, F32, 64, 64, 32, 68, 64), nullptr);
+  // gfx942's f16 forms all read 8 bytes: 72-byte rows are fine.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F16, F16, F32, 64, 64, 32, 72, 72)), "v_mfma_f32_32x32x8_f16");
+  // i8 fragments are 8 K values = 8 B: rows of 64 + 8 = 72 B fit, 64 + 4 = 68 B do not.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), I8, I8, I32, 64, 64, 64, 72, 72)), "v_mfma_i32_32x32x16_i8");
+  EXPECT_EQ(chooseMFMA(gfx942(), I8, I8, I32, 64, 64, 64, 68, 72), nullptr);
+  // f32 fragments are one value: any row of whole f32 fits.
+  EXPECT_EQ(names(chooseMFMA(gfx942(), F32, F32, F32, 64, 64, 16, 68, 68)), "v_mfma_f32_32x32x2_f32");
+}
+
 // The emulator (tilec/emulator_mfma.h) keeps its own copy of the numbers, since runtime headers cannot use the
 // compiler's table; it must implement every instruction of the table, with the same numbers.
 TEST(MFMATest, EmulatorAgreesWithTable) {
