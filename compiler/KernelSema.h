@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,11 @@ private:
   ir::StmtPtr mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc);
 
   ir::LdsBuffer *ldsOperand(const ast::Expr &e);
+
+  /// Provenance for the orientation check of mma operands: where the value assigned to `tile` comes from.
+  void recordSources(const std::string &tile, const ast::Expr &value);
+  /// The enclosing loops whose variables index expression `e` uses.
+  void loopsIn(const ast::Expr &e, std::set<const ast::ForStmt *> &out) const;
   bool workgroup(const ast::WorkgroupStmt &w);
   void gridStatement(const ast::GridStmt &g);
   bool shape2D(const ast::Shape &s, llvm::StringRef what);
@@ -156,6 +162,7 @@ private:
     std::string name;
     int64_t divisor; ///< a power of two known to divide the variable
     llvm::SMRange range;
+    const ast::ForStmt *stmt;
   };
   std::vector<LoopVar> loops; ///< enclosing loop variables
   std::vector<std::pair<const ir::Tile *, const ir::Tile *>> links;

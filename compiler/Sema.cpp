@@ -12,6 +12,7 @@
 #include "KernelSema.h"
 #include "SemaGEMM.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Casting.h"
@@ -77,6 +78,7 @@ std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
   declarations(ak);
   for (const ast::StmtPtr &s : ak.body)
     if (auto st = statement(*s, /*topLevel=*/true)) kernel->body.push_back(std::move(st));
+  sema::checkOperandOrientation(gemm, diags);
   warnings();
   return diags.errorCount() == before ? std::move(kernel) : nullptr;
 }
@@ -251,6 +253,7 @@ ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &
   }
   used.insert(src->name);
   readTile(src->name, src->range);
+  gemm.ldsSources[&dst].push_back({src->name, a.range});
   return sema::makeLdsWrite(a, dst, *it->second, diags);
 }
 
@@ -279,7 +282,56 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   }
   ir::LdsBuffer *a = ldsOperand(*call->args[0]), *b = ldsOperand(*bArg);
   if (!a || !b) return nullptr;
-  return sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
+  ir::StmtPtr mma =
+      sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
+  if (mma)
+    gemm.mmas.push_back({a, b, nk, loops.empty() ? nullptr : loops.back().stmt, call->range, call->args[0]->range,
+                         call->args[1]->range});
+  return mma;
+}
+
+void KernelSema::recordSources(const std::string &tile, const ast::Expr &value) {
+  switch (value.kind) {
+  case ast::Expr::Kind::Load: {
+    const auto &l = cast<ast::LoadExpr>(value);
+    sema::TileSource source;
+    source.load = &l;
+    if (l.window.indices.size() == 2) {
+      source.rowIndex = l.window.indices[0].get();
+      source.colIndex = l.window.indices[1].get();
+      loopsIn(*source.rowIndex, source.rowLoops);
+      loopsIn(*source.colIndex, source.colLoops);
+    }
+    gemm.tileSources[tile].push_back(std::move(source));
+    return;
+  }
+  case ast::Expr::Kind::Name: {
+    const std::string &n = cast<ast::NameExpr>(value).name;
+    if (n != tile && tiles.count(n)) gemm.tileSources[tile].push_back({nullptr, {}, {}, nullptr, nullptr, n});
+    return;
+  }
+  case ast::Expr::Kind::Neg: return recordSources(tile, *cast<ast::NegExpr>(value).operand);
+  case ast::Expr::Kind::Binary:
+    recordSources(tile, *cast<ast::BinaryExpr>(value).lhs);
+    return recordSources(tile, *cast<ast::BinaryExpr>(value).rhs);
+  case ast::Expr::Kind::Cast: return recordSources(tile, *cast<ast::CastExpr>(value).operand);
+  case ast::Expr::Kind::Call:
+    for (const ast::ExprPtr &arg : cast<ast::CallExpr>(value).args) recordSources(tile, *arg);
+    return;
+  default: return;
+  }
+}
+
+void KernelSema::loopsIn(const ast::Expr &e, std::set<const ast::ForStmt *> &out) const {
+  if (auto *n = dyn_cast<ast::NameExpr>(&e)) {
+    for (const auto &l : llvm::reverse(loops))
+      if (l.name == n->name) return (void)out.insert(l.stmt);
+  } else if (auto *b = dyn_cast<ast::BinaryExpr>(&e)) {
+    loopsIn(*b->lhs, out);
+    loopsIn(*b->rhs, out);
+  } else if (auto *neg = dyn_cast<ast::NegExpr>(&e)) {
+    loopsIn(*neg->operand, out);
+  }
 }
 
 ir::LdsBuffer *KernelSema::ldsOperand(const ast::Expr &e) {
@@ -461,6 +513,7 @@ ir::StmtPtr KernelSema::assign(const ast::AssignStmt &a) {
   }
   const ir::Tile *dst = it->second;
   used.insert(n);
+  recordSources(n, *a.value);
   Checked v = checkValue(*a.value, &dst->layout);
   if (!v) return nullptr;
   if (a.accumulate) {
@@ -543,7 +596,7 @@ ir::StmtPtr KernelSema::forLoop(const ast::ForStmt &f) {
   int64_t divisor = 1;
   if (loop->lower && loop->step)
     divisor = std::min(ir::knownDivisor(*loop->lower, *kernel), ir::knownDivisor(*loop->step, *kernel));
-  loops.push_back({f.var.name, divisor, f.var.range});
+  loops.push_back({f.var.name, divisor, f.var.range, &f});
   for (const ast::StmtPtr &s : f.body)
     if (auto st = statement(*s, false)) loop->body.push_back(std::move(st));
   loops.pop_back();

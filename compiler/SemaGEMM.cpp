@@ -246,3 +246,79 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   m->k = k;
   return m;
 }
+
+namespace {
+
+/// The source text of `r`.
+llvm::StringRef sourceText(llvm::SMRange r) {
+  return {r.Start.getPointer(), static_cast<size_t>(r.End.getPointer() - r.Start.getPointer())};
+}
+
+/// A load whose row or column index carries the variable of the K loop, reached from an LDS write.
+struct KAxis {
+  const TileSource *source;
+  bool alongCols;
+  const LdsSource *write;
+};
+
+/// Collects what the sources of `tile` say about where `loop`'s variable runs; false when it is ambiguous (the
+/// variable in both indices of one load).
+bool collectKAxis(const GEMMState &state, const std::string &tile, const ast::ForStmt *loop, const LdsSource &write,
+                  std::set<std::string> &seen, std::vector<KAxis> &out) {
+  if (!seen.insert(tile).second) return true;
+  auto it = state.tileSources.find(tile);
+  if (it == state.tileSources.end()) return true;
+  for (const TileSource &s : it->second) {
+    if (!s.load) {
+      if (!collectKAxis(state, s.fromTile, loop, write, seen, out)) return false;
+      continue;
+    }
+    bool inRow = s.rowLoops.count(loop) != 0, inCol = s.colLoops.count(loop) != 0;
+    if (inRow && inCol) return false;
+    if (inRow || inCol) out.push_back({&s, inCol, &write});
+  }
+  return true;
+}
+
+} // namespace
+
+void sema::checkOperandOrientation(const GEMMState &state, DiagnosticEngine &diags) {
+  for (const MMAUse &m : state.mmas) {
+    if (!m.loop) continue;
+    struct Operand {
+      const ir::LdsBuffer *lds;
+      bool isA, kAlongCols;
+      llvm::SMRange at;
+    };
+    for (const Operand &op : {Operand{m.a, true, true, m.aRange}, Operand{m.b, false, m.bIsNK, m.bRange}}) {
+      auto writes = state.ldsSources.find(op.lds);
+      if (writes == state.ldsSources.end()) continue;
+      std::vector<KAxis> found;
+      bool known = true;
+      for (const LdsSource &w : writes->second) {
+        std::set<std::string> seen;
+        known = known && collectKAxis(state, w.tile, m.loop, w, seen, found);
+      }
+      if (!known || found.empty()) continue;
+      bool alongCols = found.front().alongCols;
+      if (llvm::any_of(found, [&](const KAxis &k) { return k.alongCols != alongCols; })) continue; // they disagree
+      if (alongCols == op.kAlongCols) continue;
+      const KAxis &k = found.front();
+      const std::string &var = m.loop->var.name;
+      llvm::StringRef write = sourceText(k.write->at).rtrim(" ;");
+      std::string shape = op.isA ? "[M, K]" : m.bIsNK ? "[N, K]" : "[K, N]";
+      std::string fix = op.isA ? formatv("the A operand has no transpose: give {0} an M x K window, with '{1}' in "
+                                         "its column index", op.lds->name, var).str()
+                               : formatv("did you mean mma({0}, {1})?", m.a->name,
+                                         m.bIsNK ? op.lds->name : "transpose(" + op.lds->name + ")").str();
+      const char *index = alongCols ? "column" : "row";
+      diags.error(op.at, formatv("{0} reads {1} as {2}, with K along its {3}, but {1} holds K along its {4}: '{5}' "
+                                 "stores '{6}', whose {7} index carries the K loop variable '{8}'; {9}",
+                                 sourceText(m.call), op.lds->name, shape, op.kAlongCols ? "columns" : "rows",
+                                 alongCols ? "columns" : "rows", write, sourceText(k.source->load->range), index, var,
+                                 fix));
+      const ast::Expr *idx = alongCols ? k.source->colIndex : k.source->rowIndex;
+      diags.note(idx->range, formatv("the K loop variable '{0}' is in the {1} index of this load", var, index));
+    }
+  }
+}

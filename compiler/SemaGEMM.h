@@ -15,6 +15,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace tilec::sema {
 
@@ -32,13 +34,47 @@ ir::StmtPtr makeLdsWrite(const ast::AssignStmt &stmt, const ir::LdsBuffer &dst, 
 /// How each LDS buffer is read by mma so far: stored as declared, or transposed (a K x N B operand).
 using LdsOrientation = std::map<const ir::LdsBuffer *, std::pair<bool, llvm::SMRange>>;
 
+/// Where the values of one assignment to a register tile come from: a load (with the loops whose variables its row
+/// and column indices use), or another register tile.
+struct TileSource {
+  const ast::LoadExpr *load = nullptr;
+  std::set<const ast::ForStmt *> rowLoops, colLoops;
+  const ast::Expr *rowIndex = nullptr, *colIndex = nullptr;
+  std::string fromTile; ///< when not a load
+};
+
+/// One `lds = tile` write.
+struct LdsSource {
+  std::string tile;
+  llvm::SMRange at; ///< the whole statement
+};
+
+/// One checked mma, for the orientation check at the end of the kernel.
+struct MMAUse {
+  const ir::LdsBuffer *a = nullptr, *b = nullptr;
+  bool bIsNK = false;
+  const ast::ForStmt *loop = nullptr; ///< the innermost loop around the mma: its variable walks K
+  llvm::SMRange call, aRange, bRange;
+};
+
 /// What the GEMM checks of one kernel remember between statements.
 struct GEMMState {
   LdsOrientation orientation;
   /// Accumulators with `mfma auto` whose first mma failed before an instruction was chosen (none fits, or the mma
   /// itself was wrong): later mma and reads of them stay quiet instead of repeating the failure.
   std::set<const ir::AccTile *> autoFailed;
+  /// Provenance: every assignment to each register tile, every write to each LDS buffer, every checked mma.
+  std::map<std::string, std::vector<TileSource>> tileSources;
+  std::map<const ir::LdsBuffer *, std::vector<LdsSource>> ldsSources;
+  std::vector<MMAUse> mmas;
 };
+
+/// A square operand cannot tell K x N from N x K by its shape; its provenance can. An LDS buffer written from a tile
+/// that was loaded from a window whose row (column) index uses the variable of the loop around the mma holds K along
+/// its rows (columns). A needs K along its columns, B along its rows, transpose(B) along its columns. Reports an mma
+/// operand whose known provenance contradicts that; unknown or ambiguous provenance (several sources that disagree,
+/// the variable in both indices, a tile whose values come from nowhere known) says nothing.
+void checkOperandOrientation(const GEMMState &state, DiagnosticEngine &diags);
 
 /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))` (`bIsNK`). Resolves `mfma auto`.
 ir::StmtPtr makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b, bool bIsNK,
