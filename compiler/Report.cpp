@@ -66,7 +66,7 @@ std::string launcherSignature(const ir::Kernel &k) {
 }
 
 /// Two lines per access: its width, then what decides whether the vector path runs.
-std::string accessText(const AccessPlan &p) {
+std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
   unsigned accesses = p.via ? p.via->layout.accessesPerLane() : p.viaAcc ? p.viaAcc->registers() / p.vec : 0;
   std::string via = p.via ? " via " + p.via->name : p.viaAcc ? " via " + p.viaAcc->name : "";
@@ -78,8 +78,10 @@ std::string accessText(const AccessPlan &p) {
   if (p.vec == 1) return out + "      one element per access\n";
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();
-    return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 is {3}{4}\n", p.bytes, cols, p.vec,
-                         assumed ? "assumed" : "known",
+    bool exactly = false;
+    for (const ir::Assumption &a : k.assumptions) exactly |= a.symbol == cols && a.modulus == p.vec;
+    return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 {3}{4}\n", p.bytes, cols, p.vec,
+                         !assumed ? "is known" : exactly ? "is assumed" : "follows from the assumptions",
                          assumed ? formatv("; the launcher checks that {0} is {1}-byte aligned", p.tensor->name,
                                            p.bytes).str()
                                  : "").str();
@@ -152,7 +154,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     }
     std::vector<AccessPlan> plans = planAccesses(*k);
     if (!plans.empty()) os << "  memory:\n";
-    for (const AccessPlan &p : plans) os << "    " << accessText(p);
+    for (const AccessPlan &p : plans) os << "    " << accessText(*k, p);
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
@@ -168,8 +170,10 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       std::string extra = u.archVgprs == e.archVgprs
                               ? "the element paths at row ends fit in the widest statement's temporaries"
                               : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
-      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, limited by {4}\n", u.archVgprs, extra,
-                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limiterName(uo.limiter));
+      std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
+                                                      : formatv("limited by {0}", limiterName(uo.limiter)).str();
+      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}\n", u.archVgprs, extra,
+                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit);
     }
   }
 }

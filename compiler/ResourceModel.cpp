@@ -281,6 +281,27 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
       ok = false;
       continue;
     }
+    // The _unaligned kernel is compiled too: its element paths must fit as well.
+    std::vector<AccessPlan> plans = planAccesses(*k);
+    if (hasUnalignedVariant(plans)) {
+      ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
+      if (u.archVgprs > t.maxArchVgprs) {
+        std::string assumes;
+        for (const AccessPlan &p : plans) {
+          if (p.alignedAtCompileTime || p.vec == 1 || !p.tensor->cols.isSymbol()) continue;
+          std::string a = formatv("'assume {0} % {1} == 0;'", p.tensor->cols.symbol, p.vec).str();
+          if (assumes.find(a) == std::string::npos) assumes += (assumes.empty() ? "" : " and ") + a;
+        }
+        diags.error(k->loc, formatv("kernel '{0}' has a fallback for rows that are not vector aligned, '{1}', which "
+                                    "needs about {2} ArchVGPRs per lane, more than the {3} a lane can address on {4} "
+                                    "({5} of the vector kernel + {6} for the elements of accesses that may cross a row "
+                                    "end); {7} removes the fallback, or use narrower tiles",
+                                    k->name, unalignedName(*k), u.archVgprs, t.maxArchVgprs, t.name, e.archVgprs,
+                                    u.archVgprs - e.archVgprs, assumes));
+        ok = false;
+        continue;
+      }
+    }
     Occupancy o = computeOccupancy(t, e.resources(k->workgroupSize));
     if (!o.launchable) {
       llvm::StringRef why = o.derivation.back();
