@@ -243,6 +243,7 @@ void KernelSema::accDecl(const ast::AccDecl &a) {
 }
 
 ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst) {
+  gemm.written.insert(&dst);
   auto *src = dyn_cast<ast::NameExpr>(a.value.get());
   auto it = src ? tiles.find(src->name) : tiles.end();
   if (a.accumulate || it == tiles.end()) {
@@ -336,7 +337,10 @@ void KernelSema::loopsIn(const ast::Expr &e, std::set<const ast::ForStmt *> &out
 
 ir::LdsBuffer *KernelSema::ldsOperand(const ast::Expr &e) {
   auto *n = dyn_cast<ast::NameExpr>(&e);
-  if (n && ldsBuffers.count(n->name)) return ldsBuffers[n->name];
+  if (n && ldsBuffers.count(n->name)) {
+    gemm.readByMMA.insert(ldsBuffers[n->name]);
+    return ldsBuffers[n->name];
+  }
   if (n && poisoned.count(n->name)) return nullptr;
   diags.error(e.range, "an mma operand is an LDS buffer (or transpose of one for a B stored N x K)");
   return nullptr;
@@ -632,6 +636,9 @@ void KernelSema::warnings() {
     for (auto &[n, at] : unassignedReads)
       diags.warning(at, formatv("tile '{0}' is read before anything is assigned to it; its values are undefined",
                                 n));
+  // Like the reads above, LDS flow is only judged in kernels without errors: a statement that failed (an mma whose
+  // accumulator was not declared, say) would make its buffers look unused.
+  if (diags.errorCount() == errorsAtStart) sema::warnUnusedLds(*kernel, gemm, diags);
   for (const auto &t : kernel->tiles) {
     const ast::TileDecl *decl = tileDecls[t->name];
     if (!used.count(t->name)) {
