@@ -18,6 +18,17 @@ hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return l
 double decode(In v) { return double(float(v)); }
 In encode(float v) { return In(v); }
 const char *kName = "gemm_f16";
+#elif defined(GEMM_F16_16X16_GFX950)
+using In = _Float16;
+using Out = float;
+constexpr bool kBNK = true;
+extern "C" hipError_t launch_gemm_f16_16x16_gfx950(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
+  return launch_gemm_f16_16x16_gfx950(a, b, c, M, K, N, nullptr);
+}
+double decode(In v) { return double(float(v)); }
+In encode(float v) { return In(v); }
+const char *kName = "gemm_f16_16x16_gfx950";
 #elif defined(GEMM_F16_GFX950)
 using In = _Float16;
 using Out = _Float16;
