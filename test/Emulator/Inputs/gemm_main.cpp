@@ -71,6 +71,27 @@ hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return l
 double decode(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E4M3FNUZ>(v)); }
 In encode(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E4M3FNUZ>(v); }
 const char *kName = "gemm_fp8";
+#elif defined(GEMM_FP8_BF8)
+// Mixed operands: A fp8 (e4m3fnuz), B bf8 (e5m2fnuz) on gfx942. tilec issues the mirrored bf8_fp8 instruction with
+// B's fragment first, so a mix-up of the two encodings or of the operand order shows in the numbers.
+using In = unsigned char;
+using Out = float;
+constexpr bool kBNK = true;
+extern "C" hipError_t launch_gemm_fp8_bf8(const In *, const In *, Out *, int, int, int, hipStream_t);
+hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
+  return launch_gemm_fp8_bf8(a, b, c, M, K, N, nullptr);
+}
+double decode(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E4M3FNUZ>(v)); }
+In encode(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E4M3FNUZ>(v); }
+double decodeB(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E5M2FNUZ>(v)); }
+In encodeB(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E5M2FNUZ>(v); }
+#define TILEC_TEST_B_CODEC 1
+const char *kName = "gemm_fp8_bf8";
+#endif
+
+#if !defined(TILEC_TEST_B_CODEC) // B is stored like A
+double decodeB(In v) { return decode(v); }
+In encodeB(float v) { return encode(v); }
 #endif
 
 int main(int argc, char **argv) {
@@ -86,9 +107,9 @@ int main(int argc, char **argv) {
     std::vector<float> av = pattern(size_t(M) * K, M + K, 4.0f), bv = pattern(size_t(K) * N, N + 3 * K, 4.0f);
     std::vector<In> a(av.size()), b(bv.size());
     for (size_t i = 0; i < a.size(); ++i) a[i] = encode(av[i]);
-    for (size_t i = 0; i < b.size(); ++i) b[i] = encode(bv[i]);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = encodeB(bv[i]);
     // b holds B as the kernel expects it: K x N, or N x K (row n holds column n of the product's B).
-    auto bAt = [&](int k, int n) { return decode(kBNK ? b[size_t(n) * K + k] : b[size_t(k) * N + n]); };
+    auto bAt = [&](int k, int n) { return decodeB(kBNK ? b[size_t(n) * K + k] : b[size_t(k) * N + n]); };
     std::vector<In> given = b;
     if (broken) // the other orientation of the same numbers
       for (int k = 0; k < K; ++k)
