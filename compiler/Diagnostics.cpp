@@ -32,3 +32,20 @@ void DiagnosticEngine::errorNoLoc(const llvm::Twine &message) {
   ++errors;
   os << "tilec: error: " << message << "\n";
 }
+
+std::string tilec::sourceText(llvm::SMRange range) {
+  if (!range.isValid()) return "";
+  llvm::StringRef text(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}

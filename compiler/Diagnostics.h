@@ -12,6 +12,7 @@
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace tilec {
 
@@ -44,6 +45,10 @@ private:
   unsigned errors = 0;
   unsigned warnings = 0;
 };
+
+/// The source text of `range` on one line (runs of whitespace, newlines included, become one space), for messages
+/// and for comments in emitted code.
+std::string sourceText(llvm::SMRange range);
 
 } // namespace tilec
 

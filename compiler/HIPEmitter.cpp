@@ -1,12 +1,14 @@
 //===- HIPEmitter.cpp - Writing the HIP translation unit --------------------===//
 //
-// Layout of the output, per kernel: a comment on what it computes; the kernel (ids, block origin, alignment flags,
-// register tiles, each lane's position in every distribution, then one block per statement with the statement's
-// source text as its comment); the host launcher.
+// Layout of the output, per kernel: a comment on what it computes; the kernel (ids, block origin, register tiles,
+// each lane's position in every distribution, then one block per statement with the statement's source text as its
+// comment); when rows are only known vector aligned at run time, the same kernel again as NAME_unaligned; the host
+// launcher, which checks the alignment and picks one.
 //
 //===----------------------------------------------------------------------===//
 #include "HIPEmitter.h"
 
+#include "Diagnostics.h"
 #include "LayoutPrinter.h"
 #include "MFMA.h"
 #include "Report.h"
@@ -25,9 +27,10 @@ using namespace tilec::ir;
 using llvm::formatv;
 
 bool tilec::isEmitterName(llvm::StringRef n) {
-  static const llvm::StringSet<> names = {"tid", "wave", "lane", "block_row", "block_col", "i", "e", "part", "kk",
-                                          "k_lane", "bi", "bj", "a_frag", "b_frag", "row", "col", "stream", "grid", "vectors_aligned",
-                                          "tilec", "std", "dim3"};
+  static const llvm::StringSet<> names = {"tid",    "wave",   "lane",   "block_row", "block_col", "i",
+                                          "e",      "part",   "kk",     "k_lane",    "bi",        "bj",
+                                          "a_frag", "b_frag", "row",    "col",       "stream",    "grid",
+                                          "tilec",  "std",    "dim3",   "vectors_aligned"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
 
@@ -60,24 +63,6 @@ std::string fp8Format(DType dt, const Target &t) {
 bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
 
 std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
-
-/// The source text of `range` on one line, for comments.
-std::string sourceText(llvm::SMRange range) {
-  if (!range.isValid()) return "";
-  llvm::StringRef text(range.Start.getPointer(), range.End.getPointer() - range.Start.getPointer());
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 /// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
 std::string term(const std::string &expr, unsigned factor) {
@@ -271,7 +256,7 @@ private:
       if (st.value->acc) return accStore(st, depth);
       const Layout &l = *st.value->layout;
       accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
-        storeAccess(*st.tensor, *st.row, *st.col, l, v, d);
+        storeAccess(*st.tensor, *st.row, *st.col, l.vec, l.rows, l.cols, v, d);
       }, st.row.get(), st.col.get());
       return;
     }
@@ -342,10 +327,10 @@ private:
   void mma(const MMA &m, unsigned depth) {
     const AccTile &a = *m.acc;
     const MFMAInstr &ins = *a.instr;
-    const MFMAInstr &swapped = operandsSwapped(ins);
-    std::string text = sourceText(m.loc);
-    if (!text.empty() && text.back() == ';') text.pop_back();
-    line(depth) << "// " << text << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
+    const MFMAInstr &swapped = transposedMFMA(ins, t);
+    std::string source = sourceText(m.loc);
+    if (!source.empty() && source.back() == ';') source.pop_back();
+    line(depth) << "// " << source << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
                                                           ins.k, a.blocksY(), a.blocksX(), ins.name);
     line(depth) << "// B's fragment goes first: each MFMA computes its block of c transposed, so a lane holds rows of c "
                    "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
@@ -373,16 +358,6 @@ private:
     line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag[bj], a_frag[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
                            swapped.builtin);
     line(depth) << "}\n";
-  }
-
-  /// The instruction computing B^T A^T for `ins`: the same one, or for mixed fp8/bf8 operands the one with the dtypes
-  /// exchanged.
-  const MFMAInstr &operandsSwapped(const MFMAInstr &ins) const {
-    for (const MFMAInstr &i : allMFMA())
-      if (i.m == ins.n && i.n == ins.m && i.k == ins.k && i.a == ins.b && i.b == ins.a && i.acc == ins.acc &&
-          i.availableOn(t))
-        return i;
-    return ins;
   }
 
   /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
@@ -416,13 +391,7 @@ private:
                             formatv("lane % {0}", ins.m).str()}));
     line(d) << formatv("const int col = {0};\n",
                        sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(), colInBlock}));
-    std::string v = valueExpr(*st.value, kGroup, /*top=*/true);
-    std::string value = v;
-    if (v.find_first_of(" (") != std::string::npos) {
-      line(d) << formatv("const {0} {1}_out = {2};\n", vecType(y.dtype, kGroup), y.name, v);
-      value = y.name + "_out";
-    }
-    storeVector(y, *st.row, *st.col, kGroup, a.rows, a.cols, value, d);
+    storeAccess(y, *st.row, *st.col, kGroup, a.rows, a.cols, valueExpr(*st.value, kGroup, /*top=*/true), d);
     line(depth + 2) << "}\n";
   }
 
@@ -568,6 +537,16 @@ private:
     }
   }
 
+  /// One access of `vec` elements at (r, c): under the window's mask; for a Crossing access the mask requires the
+  /// whole vector inside its row, and `elementStmt` handles the rest element by element.
+  void vectorAccess(const Tensor &x, const std::string &r, const std::string &c, const Index &row0,
+                    const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vec, Access kind,
+                    const std::string &vectorStmt, const std::string &elementStmt, unsigned d) {
+    std::string mask = inBounds(x, r, c, row0, col0, windowRows, windowCols, kind == Access::Crossing ? vec : 0);
+    line(d) << guarded(mask, vectorStmt);
+    if (kind == Access::Crossing && !mask.empty()) line(d) << formatv("else {0};\n", elementStmt);
+  }
+
   void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
                   const std::string &c, unsigned d, bool declare) {
     const Tensor &x = *l.tensor;
@@ -576,51 +555,30 @@ private:
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
     else line(d) << formatv("{0} = {1}{{};\n", dst, type);
     Access kind = accessKind(x, *l.col, vec);
-    std::string load = formatv("tilec::global_load{0}<{1}>({2})", kind == Access::Aligned ? "" : "_unaligned", type,
-                               address(x, r, c));
-    if (kind != Access::Crossing) {
-      line(d) << guarded(inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols), dst + " = " + load);
-      return;
-    }
-    std::string inside = inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec);
-    if (inside.empty()) {
-      line(d) << dst << " = " << load << ";\n";
-      return;
-    }
-    line(d) << formatv("if ({0}) {1} = {2};\n", inside, dst, load);
-    line(d) << formatv("else {0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6});\n", dst, vec, x.name, r, c,
-                       extentExpr(x.rows), extentExpr(x.cols));
+    vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
+                 formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
+                         address(x, r, c)),
+                 formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6})", dst, vec, x.name, r, c,
+                         extentExpr(x.rows), extentExpr(x.cols)),
+                 d);
   }
 
-  /// The store of one access of `vec` elements at (row, col); `value` is a plain name.
-  void storeVector(const Tensor &y, const Index &row0, const Index &col0, unsigned vec, unsigned windowRows,
-                   unsigned windowCols, const std::string &value, unsigned d) {
-    std::string type = vecType(y.dtype, vec);
-    Access kind = accessKind(y, col0, vec);
-    std::string store = formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned",
-                                type, address(y, "row", "col"), value);
-    if (kind != Access::Crossing) {
-      line(d) << guarded(inBounds(y, "row", "col", row0, col0, windowRows, windowCols), store);
-      return;
-    }
-    std::string inside = inBounds(y, "row", "col", row0, col0, windowRows, windowCols, vec);
-    if (inside.empty()) {
-      line(d) << store << ";\n";
-      return;
-    }
-    line(d) << formatv("if ({0}) {1};\n", inside, store);
-    line(d) << formatv("else tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4});\n", vec, y.name,
-                       extentExpr(y.rows), extentExpr(y.cols), value);
-  }
-
-  void storeAccess(const Tensor &y, const Index &row0, const Index &col0, const Layout &layout, const std::string &v,
-                   unsigned d) {
-    std::string value = v;
+  /// The store of `v` (`vec` elements) at (row, col) of a window of windowRows x windowCols; an expression is first
+  /// named Y_out.
+  void storeAccess(const Tensor &y, const Index &row0, const Index &col0, unsigned vec, unsigned windowRows,
+                   unsigned windowCols, const std::string &v, unsigned d) {
+    std::string type = vecType(y.dtype, vec), value = v;
     if (v.find_first_of(" (") != std::string::npos) {
-      line(d) << formatv("const {0} {1}_out = {2};\n", vecType(y.dtype, layout.vec), y.name, v);
+      line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
       value = y.name + "_out";
     }
-    storeVector(y, row0, col0, layout.vec, layout.rows, layout.cols, value, d);
+    Access kind = accessKind(y, col0, vec);
+    vectorAccess(y, "row", "col", row0, col0, windowRows, windowCols, vec, kind,
+                 formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned", type,
+                         address(y, "row", "col"), value),
+                 formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4})", vec, y.name, extentExpr(y.rows),
+                         extentExpr(y.cols), value),
+                 d);
   }
 
   //===--- Expressions ---===//
@@ -709,11 +667,12 @@ private:
                   "x ceil({6} / {2}) in all.\n",
                   k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
                   extentExpr(g.rows));
-    bool alignmentChecks = false;
-    for (const AccessPlan &p : plans) alignmentChecks |= !twoKernels && p.alignedAtCompileTime && p.vec > 1;
+    std::vector<AlignmentCheck> checks = alignmentChecks(plans);
+    // With one kernel every check is a pointer alignment the launcher enforces.
+    bool refusesMisaligned = !twoKernels && !checks.empty();
     os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
                   "/// hipSuccess without launching when there is nothing to do.\n",
-                  alignmentChecks ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
+                  refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
     if (twoKernels)
       os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
     os << "extern \"C\" hipError_t launch_" << k.name << "(";
@@ -738,15 +697,11 @@ private:
     for (const Assumption &a : k.assumptions)
       line(1) << formatv("if ({0} % {1} != 0) return hipErrorInvalidValue;  // assume {0} % {1} == 0\n", a.symbol,
                          a.modulus);
-    // Accesses compiled without the element-by-element path rely on aligned base pointers.
-    llvm::StringSet<> checked;
-    for (const AccessPlan &p : plans) {
-      if (twoKernels || !p.alignedAtCompileTime || p.vec == 1) continue;
-      std::string key = formatv("{0}/{1}", p.tensor->name, p.bytes);
-      if (!checked.insert(key).second) continue;
-      line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
-                         "// {1}-byte accesses\n", p.tensor->name, p.bytes);
-    }
+    // A single kernel relies on aligned base pointers: a misaligned tensor is refused.
+    if (!twoKernels)
+      for (const AlignmentCheck &c : checks)
+        line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
+                           "// {1}-byte accesses\n", c.tensor->name, c.bytes);
     line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}));\n", extentExpr(g.cols),
                        k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
     line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
@@ -762,14 +717,11 @@ private:
     } else {
       // The vector kernel needs every row to start on a vector boundary: extents and base pointers.
       std::vector<std::string> conds;
-      for (const AccessPlan &p : plans) {
-        if (p.vec == 1) continue;
-        std::string c = p.alignedAtCompileTime
-                            ? formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", p.tensor->name, p.bytes).str()
-                            : formatv("tilec::rows_aligned<{0}>({1}, {2})", p.vec, p.tensor->name,
-                                      extentExpr(p.tensor->cols)).str();
-        if (std::find(conds.begin(), conds.end(), c) == conds.end()) conds.push_back(c);
-      }
+      for (const AlignmentCheck &c : checks)
+        conds.push_back(c.rows ? formatv("tilec::rows_aligned<{0}>({1}, {2})", c.vec, c.tensor->name,
+                                         extentExpr(c.tensor->cols)).str()
+                               : formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", c.tensor->name, c.bytes)
+                                     .str());
       line(1) << "const bool vectors_aligned = ";
       for (size_t i = 0; i < conds.size(); ++i) {
         if (i > 0) line(3) << "&& ";

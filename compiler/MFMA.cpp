@@ -70,6 +70,14 @@ LaneSlot tilec::laneOfD(const MFMAInstr &ins, unsigned i, unsigned j) {
   return {j + 32 * ((i / 4) % 2), 4 * (i / 8) + i % 4};
 }
 
+const MFMAInstr &tilec::transposedMFMA(const MFMAInstr &ins, const Target &target) {
+  for (const MFMAInstr &i : kTable)
+    if (i.m == ins.n && i.n == ins.m && i.k == ins.k && i.a == ins.b && i.b == ins.a && i.acc == ins.acc &&
+        i.availableOn(target))
+      return i;
+  return ins;
+}
+
 const MFMAInstr *tilec::chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
                                    unsigned kStep, unsigned aRowBytes, unsigned bRowBytes) {
   const MFMAInstr *best = nullptr;

@@ -57,6 +57,11 @@ LaneSlot laneOfB(const MFMAInstr &ins, unsigned k, unsigned j);
 /// elem = 4 * (i / 8) + i % 4.
 LaneSlot laneOfD(const MFMAInstr &ins, unsigned i, unsigned j);
 
+/// The instruction that computes D^T = B^T A^T for `ins` on `target`, i.e. takes B's fragment as its A operand and A's
+/// as its B: `ins` itself, or for mixed fp8/bf8 operands the one with the dtypes exchanged (fp8_bf8 <-> bf8_fp8).
+/// The emitter issues it so that each lane holds rows of the accumulator (see laneOfD with i and j exchanged).
+const MFMAInstr &transposedMFMA(const MFMAInstr &ins, const Target &target);
+
 /// `mfma auto`: the instruction for these dtypes on `target` whose blocks tile a wave's part (waveM x waveN), whose
 /// K divides kStep (0: not known yet), and whose fragment reads stay aligned in the operands' LDS rows: a fragment is
 /// kPerLane consecutive K values, one read of kPerLane x sizeOf(dtype) bytes, so a stored row of aRowBytes (A) or

@@ -3,6 +3,7 @@
 
 #include "LayoutPrinter.h"
 #include "ResourceModel.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -92,6 +93,29 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
                        p.bytes, cols, p.vec, p.tensor->name).str();
 }
 
+/// "resources": {...} of an estimate, with its items, as an attribute of the current JSON object.
+void writeResources(const ResourceEstimate &e, llvm::json::OStream &json) {
+  json.attributeObject("resources", [&] {
+    json.attribute("vgprs", e.archVgprs);
+    json.attribute("agprs", e.agprs);
+    json.attribute("sgprs", e.sgprs);
+    json.attribute("lds_bytes", e.ldsBytes);
+    auto items = [&](llvm::StringRef key, const std::vector<ResourceItem> &list) {
+      json.attributeArray(key, [&] {
+        for (const ResourceItem &item : list)
+          json.object([&] {
+            json.attribute("what", item.what);
+            json.attribute("count", item.count);
+          });
+      });
+    };
+    items("vgpr_items", e.vgprItems);
+    items("agpr_items", e.agprItems);
+    items("sgpr_items", e.sgprItems);
+    items("lds_items", e.ldsItems);
+  });
+}
+
 } // namespace
 
 std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
@@ -100,41 +124,66 @@ std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
   return out;
 }
 
+std::vector<AlignmentCheck> tilec::alignmentChecks(const std::vector<AccessPlan> &plans) {
+  std::vector<AlignmentCheck> out;
+  for (const AccessPlan &p : plans) {
+    if (p.vec == 1) continue;
+    bool seen = llvm::any_of(out, [&](const AlignmentCheck &c) { return c.tensor == p.tensor && c.vec == p.vec; });
+    if (!seen) out.push_back({p.tensor, p.vec, p.bytes, !p.alignedAtCompileTime});
+  }
+  return out;
+}
+
 bool tilec::hasUnalignedVariant(const std::vector<AccessPlan> &plans) {
-  for (const AccessPlan &p : plans)
-    if (!p.alignedAtCompileTime && p.vec > 1) return true;
-  return false;
+  return llvm::any_of(alignmentChecks(plans), [](const AlignmentCheck &c) { return c.rows; });
 }
 
 std::string tilec::unalignedName(const ir::Kernel &kernel) { return kernel.name + "_unaligned"; }
 
+namespace {
+
+/// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string> &parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return out;
+}
+
+void addOnce(std::vector<std::string> &parts, const std::string &s) {
+  if (std::find(parts.begin(), parts.end(), s) == parts.end()) parts.push_back(s);
+}
+
+} // namespace
+
 std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
+  std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   std::vector<std::string> parts;
-  auto addOnce = [&](const std::string &s) {
-    if (std::find(parts.begin(), parts.end(), s) == parts.end()) parts.push_back(s);
-  };
   // "N % 4 == 0" goes when "N % 8 == 0" is there.
-  for (const AccessPlan &p : plans) {
-    if (p.alignedAtCompileTime || p.vec == 1) continue;
-    bool implied = false;
-    for (const AccessPlan &q : plans)
-      implied |= !q.alignedAtCompileTime && q.vec > p.vec && q.vec % p.vec == 0 &&
-                 extentText(q.tensor->cols) == extentText(p.tensor->cols);
-    if (!implied) addOnce(formatv("{0} % {1} == 0", extentText(p.tensor->cols), p.vec));
+  for (const AlignmentCheck &c : checks) {
+    if (!c.rows) continue;
+    bool implied = llvm::any_of(checks, [&](const AlignmentCheck &d) {
+      return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && extentText(d.tensor->cols) == extentText(c.tensor->cols);
+    });
+    if (!implied) addOnce(parts, formatv("{0} % {1} == 0", extentText(c.tensor->cols), c.vec));
   }
   // Each tensor's base pointer, aligned to its widest access.
-  std::vector<std::pair<const ir::Tensor *, unsigned>> pointers;
-  for (const AccessPlan &p : plans) {
-    if (p.vec == 1) continue;
-    auto it = std::find_if(pointers.begin(), pointers.end(), [&](const auto &q) { return q.first == p.tensor; });
-    if (it == pointers.end()) pointers.push_back({p.tensor, p.bytes});
-    else it->second = std::max(it->second, p.bytes);
+  for (const AlignmentCheck &c : checks) {
+    unsigned bytes = c.bytes;
+    for (const AlignmentCheck &d : checks)
+      if (d.tensor == c.tensor) bytes = std::max(bytes, d.bytes);
+    addOnce(parts, formatv("{0} {1}-byte aligned", c.tensor->name, bytes));
   }
-  for (const auto &[tensor, bytes] : pointers) addOnce(formatv("{0} {1}-byte aligned", tensor->name, bytes));
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return out;
+  return listed(parts);
+}
+
+std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans) {
+  std::vector<std::string> parts;
+  for (const AlignmentCheck &c : alignmentChecks(plans)) {
+    if (!c.rows) continue;
+    if (!c.tensor->cols.isSymbol()) return "";
+    addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->cols.symbol, c.vec));
+  }
+  return listed(parts);
 }
 
 void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
@@ -167,8 +216,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
       os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
+      // Elements of 32 bits or more fill a register each, packed or not: their element paths cost nothing extra.
       std::string extra = u.archVgprs == e.archVgprs
-                              ? "the element paths at row ends fit in the widest statement's temporaries"
+                              ? "no more: every element of its element paths fills a whole register anyway"
                               : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
       std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
                                                       : formatv("limited by {0}", limiterName(uo.limiter)).str();
@@ -202,25 +252,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             for (const auto &tile : k->tiles) json.object([&] { writeDistribution(*tile, json); });
           });
           ResourceEstimate e = estimateResources(*k, t);
-          json.attributeObject("resources", [&] {
-            json.attribute("vgprs", e.archVgprs);
-            json.attribute("agprs", e.agprs);
-            json.attribute("sgprs", e.sgprs);
-            json.attribute("lds_bytes", e.ldsBytes);
-            auto items = [&](llvm::StringRef key, const std::vector<ResourceItem> &list) {
-              json.attributeArray(key, [&] {
-                for (const ResourceItem &item : list)
-                  json.object([&] {
-                    json.attribute("what", item.what);
-                    json.attribute("count", item.count);
-                  });
-              });
-            };
-            items("vgpr_items", e.vgprItems);
-            items("agpr_items", e.agprItems);
-            items("sgpr_items", e.sgprItems);
-            items("lds_items", e.ldsItems);
-          });
+          writeResources(e, json);
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
@@ -228,12 +260,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             json.attributeObject("unaligned_kernel", [&] {
               json.attribute("name", unalignedName(*k));
               json.attribute("runs_unless", vectorKernelCondition(plans));
-              json.attributeObject("resources", [&] {
-                json.attribute("vgprs", u.archVgprs);
-                json.attribute("agprs", u.agprs);
-                json.attribute("sgprs", u.sgprs);
-                json.attribute("lds_bytes", u.ldsBytes);
-              });
+              writeResources(u, json);
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
             });
           }

@@ -47,27 +47,28 @@ struct Widest {
 
 /// Registers of the element-by-element path of the _unaligned kernel where a vector crosses the end of a row: each
 /// of the vec elements of every access sits in its own register before they are packed.
-unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l, bool unaligned) {
-  if (!unaligned || k.divisible(t.cols, l.vec)) return 0;
+unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l) {
+  if (k.divisible(t.cols, l.vec)) return 0;
   unsigned packed = registersPerAccess(l.vec, t.dtype);
   return l.vec > packed ? l.accessesPerLane() * (l.vec - packed) : 0;
 }
 
-unsigned elementPaths(const ir::Kernel &k, const ir::Value &v, bool unaligned) {
-  unsigned n = v.kind == ir::Value::Kind::Load ? elementPath(k, *v.tensor, *v.layout, unaligned) : 0;
-  for (const auto &op : v.operands) n += elementPaths(k, *op, unaligned);
+unsigned elementPaths(const ir::Kernel &k, const ir::Value &v) {
+  unsigned n = v.kind == ir::Value::Kind::Load ? elementPath(k, *v.tensor, *v.layout) : 0;
+  for (const auto &op : v.operands) n += elementPaths(k, *op);
   return n;
 }
 
 /// Registers of all element paths of the _unaligned kernel: clang issues the element loads of every access together
 /// (as it does the vector loads), so they are counted as live at once (measured on the GEMM examples: within 10%;
-/// an over-estimate for a copy, whose load and store paths do not overlap).
+/// an over-estimate for a copy, whose load and store paths do not overlap). Accumulator stores are left out: they go
+/// one 4-value group at a time.
 unsigned allElementPaths(const ir::Kernel &k, const ir::Body &body) {
   unsigned n = 0;
   for (const ir::StmtPtr &s : body) {
-    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) n += elementPaths(k, *a->value, true);
+    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) n += elementPaths(k, *a->value);
     else if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && !st->value->acc)
-      n += elementPaths(k, *st->value, true) + elementPath(k, *st->tensor, *st->value->layout, true);
+      n += elementPaths(k, *st->value) + elementPath(k, *st->tensor, *st->value->layout);
     else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) n += allElementPaths(k, f->body);
   }
   return n;
@@ -286,18 +287,14 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       if (u.archVgprs > t.maxArchVgprs) {
-        std::string assumes;
-        for (const AccessPlan &p : plans) {
-          if (p.alignedAtCompileTime || p.vec == 1 || !p.tensor->cols.isSymbol()) continue;
-          std::string a = formatv("'assume {0} % {1} == 0;'", p.tensor->cols.symbol, p.vec).str();
-          if (assumes.find(a) == std::string::npos) assumes += (assumes.empty() ? "" : " and ") + a;
-        }
+        std::string assumes = assumesRemovingUnaligned(plans);
         diags.error(k->loc, formatv("kernel '{0}' has a fallback for rows that are not vector aligned, '{1}', which "
                                     "needs about {2} ArchVGPRs per lane, more than the {3} a lane can address on {4} "
                                     "({5} of the vector kernel + {6} for the elements of accesses that may cross a row "
-                                    "end); {7} removes the fallback, or use narrower tiles",
+                                    "end); {7}use narrower tiles",
                                     k->name, unalignedName(*k), u.archVgprs, t.maxArchVgprs, t.name, e.archVgprs,
-                                    u.archVgprs - e.archVgprs, assumes));
+                                    u.archVgprs - e.archVgprs,
+                                    assumes.empty() ? "" : assumes + " removes the fallback, or "));
         ok = false;
         continue;
       }

@@ -249,11 +249,6 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
 
 namespace {
 
-/// The source text of `r`.
-llvm::StringRef sourceText(llvm::SMRange r) {
-  return {r.Start.getPointer(), static_cast<size_t>(r.End.getPointer() - r.Start.getPointer())};
-}
-
 /// A load whose row or column index carries the variable of the K loop, reached from an LDS write.
 struct KAxis {
   const TileSource *source;
@@ -305,7 +300,7 @@ void sema::checkOperandOrientation(const GEMMState &state, DiagnosticEngine &dia
       if (alongCols == op.kAlongCols) continue;
       const KAxis &k = found.front();
       const std::string &var = m.loop->var.name;
-      llvm::StringRef write = sourceText(k.write->at).rtrim(" ;");
+      std::string write = llvm::StringRef(sourceText(k.write->at)).rtrim(" ;").str();
       std::string shape = op.isA ? "[M, K]" : m.bIsNK ? "[N, K]" : "[K, N]";
       std::string fix = op.isA ? formatv("the A operand has no transpose: give {0} an M x K window, with '{1}' in "
                                          "its column index", op.lds->name, var).str()

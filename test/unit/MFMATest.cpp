@@ -150,33 +150,47 @@ TEST(MFMATest, LayoutsAreTheFactsFormulas) {
 TEST(MFMATest, LayoutsFillEverySlotOnce) {
   for (const MFMAInstr &ins : allMFMA()) {
     SCOPED_TRACE(ins.name.str());
-    std::set<std::pair<unsigned, unsigned>> a, b, d;
-    for (unsigned i = 0; i < ins.m; ++i)
-      for (unsigned k = 0; k < ins.k; ++k) {
-        const LaneSlot s = laneOfA(ins, i, k);
-        EXPECT_LT(s.lane, 64u);
-        EXPECT_LT(s.elem, ins.kPerLane);
-        EXPECT_TRUE(a.insert({s.lane, s.elem}).second) << "A[" << i << "][" << k << "] shares a slot";
-      }
-    for (unsigned k = 0; k < ins.k; ++k)
-      for (unsigned j = 0; j < ins.n; ++j) {
-        const LaneSlot s = laneOfB(ins, k, j);
-        EXPECT_LT(s.lane, 64u);
-        EXPECT_LT(s.elem, ins.kPerLane);
-        EXPECT_TRUE(b.insert({s.lane, s.elem}).second) << "B[" << k << "][" << j << "] shares a slot";
-      }
-    for (unsigned i = 0; i < ins.m; ++i)
-      for (unsigned j = 0; j < ins.n; ++j) {
-        const LaneSlot s = laneOfD(ins, i, j);
-        EXPECT_LT(s.lane, 64u);
-        EXPECT_LT(s.elem, ins.accPerLane);
-        EXPECT_TRUE(d.insert({s.lane, s.elem}).second) << "D[" << i << "][" << j << "] shares a slot";
-      }
-    // Distinct and in range, so these counts mean every slot of every lane is used.
-    EXPECT_EQ(a.size(), 64u * ins.kPerLane);
-    EXPECT_EQ(b.size(), 64u * ins.kPerLane);
-    EXPECT_EQ(d.size(), 64u * ins.accPerLane);
+    // The slots `slot(r, c)` of an operand with rows x cols elements and `perLane` values per lane: distinct, in
+    // range, and (by counting) every slot of every lane.
+    auto fillsOnce = [&](const char *operand, unsigned rows, unsigned cols, unsigned perLane, auto slot) {
+      std::set<std::pair<unsigned, unsigned>> used;
+      for (unsigned r = 0; r < rows; ++r)
+        for (unsigned c = 0; c < cols; ++c) {
+          const LaneSlot s = slot(r, c);
+          EXPECT_LT(s.lane, 64u);
+          EXPECT_LT(s.elem, perLane);
+          EXPECT_TRUE(used.insert({s.lane, s.elem}).second) << operand << "[" << r << "][" << c << "] shares a slot";
+        }
+      EXPECT_EQ(used.size(), 64u * perLane) << operand;
+    };
+    fillsOnce("A", ins.m, ins.k, ins.kPerLane, [&](unsigned i, unsigned k) { return laneOfA(ins, i, k); });
+    fillsOnce("B", ins.k, ins.n, ins.kPerLane, [&](unsigned k, unsigned j) { return laneOfB(ins, k, j); });
+    fillsOnce("D", ins.m, ins.n, ins.accPerLane, [&](unsigned i, unsigned j) { return laneOfD(ins, i, j); });
   }
+}
+
+// The emitter passes B's fragment as the A operand of transposedMFMA(ins): that is right only if the transposed
+// instruction's A layout for row j is ins's B layout for column j (and the other way round), and its dtypes are
+// exchanged. Its D then holds C transposed: C[i][j] in laneOfD(t, j, i).
+TEST(MFMATest, TransposedTakesTheOtherOperand) {
+  for (const Target *target : {&gfx942(), &gfx950()})
+    for (const MFMAInstr &ins : allMFMA()) {
+      if (!ins.availableOn(*target)) continue;
+      SCOPED_TRACE(ins.name.str() + " on " + target->name.str());
+      const MFMAInstr &t = transposedMFMA(ins, *target);
+      EXPECT_TRUE(t.availableOn(*target));
+      EXPECT_EQ(t.a, ins.b);
+      EXPECT_EQ(t.b, ins.a);
+      EXPECT_EQ(t.acc, ins.acc);
+      for (unsigned k = 0; k < ins.k; ++k)
+        for (unsigned j = 0; j < ins.n; ++j) {
+          EXPECT_EQ(laneOfA(t, j, k).lane, laneOfB(ins, k, j).lane);
+          EXPECT_EQ(laneOfA(t, j, k).elem, laneOfB(ins, k, j).elem);
+        }
+    }
+  EXPECT_EQ(transposedMFMA(*lookupMFMA("v_mfma_f32_32x32x16_fp8_bf8"), gfx942()).name, "v_mfma_f32_32x32x16_bf8_fp8");
+  EXPECT_EQ(transposedMFMA(*lookupMFMA("v_mfma_f32_16x16x32_bf8_fp8"), gfx950()).name, "v_mfma_f32_16x16x32_fp8_bf8");
+  EXPECT_EQ(transposedMFMA(*lookupMFMA("v_mfma_f32_32x32x8_f16"), gfx942()).name, "v_mfma_f32_32x32x8_f16");
 }
 
 TEST(MFMATest, Lookup) {
