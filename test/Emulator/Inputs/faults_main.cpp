@@ -16,6 +16,15 @@ extern "C" __global__ __launch_bounds__(64) void misaligned(const float *__restr
   tilec::global_store<float>(Y + lane, v[0]);
 }
 
+// The _unaligned kernels' accesses need only element alignment: at odd elements (4 or 12 bytes past a 16-byte
+// boundary) the loads and stores are fine; shifted by one more byte the f32 elements themselves are misaligned.
+extern "C" __global__ __launch_bounds__(64) void unaligned(const float *__restrict__ X, float *__restrict__ Y, int byte) {
+  const int lane = __builtin_amdgcn_workitem_id_x();
+  const float *p = reinterpret_cast<const float *>(reinterpret_cast<const char *>(X + 2 * lane + 1) + byte);
+  const tilec::f32x4 v = tilec::global_load_unaligned<tilec::f32x4>(p);
+  tilec::global_store_unaligned<tilec::f32x4>(Y + 4 * (lane % 32) + 1, v);
+}
+
 // Wave 1 leaves before the barrier the other waves wait at.
 extern "C" __global__ __launch_bounds__(256) void early_exit(float *__restrict__ Y) {
   const int tid = __builtin_amdgcn_workitem_id_x();
@@ -67,6 +76,9 @@ int main(int argc, char **argv) {
   hipError_t launched = hipSuccess;
   if (!std::strcmp(mode, "oob")) hipLaunchKernelGGL(off_by_one, dim3(4), dim3(64), 0, nullptr, x.ptr, y.ptr);
   if (!std::strcmp(mode, "misaligned")) hipLaunchKernelGGL(misaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr);
+  if (!std::strcmp(mode, "unaligned-ok")) hipLaunchKernelGGL(unaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr, 0);
+  if (!std::strcmp(mode, "unaligned-byte"))
+    hipLaunchKernelGGL(unaligned, dim3(1), dim3(64), 0, nullptr, x.ptr, y.ptr, 1);
   if (!std::strcmp(mode, "lds")) hipLaunchKernelGGL(half_written, dim3(1), dim3(64), 0, nullptr, y.ptr);
   if (!std::strcmp(mode, "lds-ok")) hipLaunchKernelGGL(lds_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr, 0);
   if (!std::strcmp(mode, "lds-misaligned")) hipLaunchKernelGGL(lds_past_end, dim3(1), dim3(64), 0, nullptr, y.ptr, 1);

@@ -9,37 +9,40 @@
 #include "check.h"
 #include <cstring>
 
+// A kernel launch_NAME(A, B, C, M, K, N, stream): its declaration, this test's run() and the name it prints.
+#define GEMM_KERNEL(NAME)                                                                                            \
+  extern "C" hipError_t launch_##NAME(const In *, const In *, Out *, int, int, int, hipStream_t);                     \
+  hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {                                             \
+    return launch_##NAME(a, b, c, M, K, N, nullptr);                                                                  \
+  }                                                                                                                   \
+  const char *kName = #NAME;
+// Element codecs: f16 and bf16 convert through float; fp8 and bf8 through the runtime's conversions (tested against
+// their definitions in test/Runtime/fp8.test).
+#define FLOAT_CODEC(DECODE, ENCODE)                                                                                   \
+  double DECODE(In v) { return double(float(v)); }                                                                    \
+  In ENCODE(float v) { return In(v); }
+#define FP8_CODEC(DECODE, ENCODE, FORMAT)                                                                             \
+  double DECODE(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::FORMAT>(v)); }                             \
+  In ENCODE(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::FORMAT>(v); }
+
 #if defined(GEMM_F16)
 using In = _Float16;
 using Out = float;
 constexpr bool kBNK = false; // B given as K x N
-extern "C" hipError_t launch_gemm_f16(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_f16(a, b, c, M, K, N, nullptr); }
-double decode(In v) { return double(float(v)); }
-In encode(float v) { return In(v); }
-const char *kName = "gemm_f16";
+GEMM_KERNEL(gemm_f16)
+FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_F16_16X16_GFX950)
 using In = _Float16;
 using Out = float;
 constexpr bool kBNK = true;
-extern "C" hipError_t launch_gemm_f16_16x16_gfx950(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
-  return launch_gemm_f16_16x16_gfx950(a, b, c, M, K, N, nullptr);
-}
-double decode(In v) { return double(float(v)); }
-In encode(float v) { return In(v); }
-const char *kName = "gemm_f16_16x16_gfx950";
+GEMM_KERNEL(gemm_f16_16x16_gfx950)
+FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_F16_GFX950)
 using In = _Float16;
 using Out = _Float16;
 constexpr bool kBNK = true;
-extern "C" hipError_t launch_gemm_f16_gfx950(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
-  return launch_gemm_f16_gfx950(a, b, c, M, K, N, nullptr);
-}
-double decode(In v) { return double(float(v)); }
-In encode(float v) { return In(v); }
-const char *kName = "gemm_f16_gfx950";
+GEMM_KERNEL(gemm_f16_gfx950)
+FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_BF16)
 using In = __bf16;
 using Out = __bf16;
@@ -49,44 +52,31 @@ extern "C" hipError_t launch_gemm_bf16(const In *, const In *, Out *, float, int
 hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
   return launch_gemm_bf16(a, b, c, kAlpha, M, K, N, nullptr);
 }
-double decode(In v) { return double(float(v)); }
-In encode(float v) { return In(v); }
 const char *kName = "gemm_bf16";
+FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_I8)
 using In = signed char;
 using Out = int;
 constexpr bool kBNK = true; // B given as N x K
-extern "C" hipError_t launch_gemm_i8(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_i8(a, b, c, M, K, N, nullptr); }
+GEMM_KERNEL(gemm_i8)
 double decode(In v) { return double(v); }
 In encode(float v) { return In(int(v) % 128); }
-const char *kName = "gemm_i8";
 #elif defined(GEMM_FP8)
 using In = unsigned char;
 using Out = float;
 constexpr bool kBNK = true;
-extern "C" hipError_t launch_gemm_fp8(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) { return launch_gemm_fp8(a, b, c, M, K, N, nullptr); }
-// gfx942: FNUZ e4m3 (tested against its definition in test/Runtime/fp8.test).
-double decode(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E4M3FNUZ>(v)); }
-In encode(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E4M3FNUZ>(v); }
-const char *kName = "gemm_fp8";
+GEMM_KERNEL(gemm_fp8)
+FP8_CODEC(decode, encode, E4M3FNUZ) // gfx942
 #elif defined(GEMM_FP8_BF8)
 // Mixed operands: A fp8 (e4m3fnuz), B bf8 (e5m2fnuz) on gfx942. tilec issues the mirrored bf8_fp8 instruction with
 // B's fragment first, so a mix-up of the two encodings or of the operand order shows in the numbers.
 using In = unsigned char;
 using Out = float;
 constexpr bool kBNK = true;
-extern "C" hipError_t launch_gemm_fp8_bf8(const In *, const In *, Out *, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
-  return launch_gemm_fp8_bf8(a, b, c, M, K, N, nullptr);
-}
-double decode(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E4M3FNUZ>(v)); }
-In encode(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E4M3FNUZ>(v); }
-double decodeB(In v) { return double(tilec::fp8_to_f32<tilec::Fp8Format::E5M2FNUZ>(v)); }
-In encodeB(float v) { return tilec::f32_to_fp8<tilec::Fp8Format::E5M2FNUZ>(v); }
+GEMM_KERNEL(gemm_fp8_bf8)
+FP8_CODEC(decode, encode, E4M3FNUZ)
+FP8_CODEC(decodeB, encodeB, E5M2FNUZ)
 #define TILEC_TEST_B_CODEC 1
-const char *kName = "gemm_fp8_bf8";
 #endif
 
 #if !defined(TILEC_TEST_B_CODEC) // B is stored like A
