@@ -3,33 +3,102 @@
 
 using namespace tilec;
 
+namespace {
+
+bool isContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+/// The part of a long source line that is shown: about DiagnosticEngine::kWindow bytes with the caret a third of the
+/// way in, on UTF-8 character boundaries, with "..." where the line goes on.
+struct LineWindow {
+  size_t begin, end;
+  std::string text;
+  unsigned shift; ///< columns the leading "..." adds
+};
+
+LineWindow windowAround(llvm::StringRef line, size_t column) {
+  constexpr size_t window = DiagnosticEngine::kWindow, before = window / 3;
+  size_t begin = column > before ? column - before : 0;
+  while (begin > 0 && isContinuationByte(line[begin])) --begin;
+  size_t end = std::min(line.size(), begin + window);
+  while (end < line.size() && isContinuationByte(line[end])) ++end;
+  LineWindow w{begin, end, "", 0};
+  if (begin > 0) {
+    w.text = "...";
+    w.shift = 3;
+  }
+  w.text += line.slice(begin, end).str();
+  if (end < line.size()) w.text += "...";
+  return w;
+}
+
+} // namespace
+
 void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message) {
+  std::string text = message.str();
+  if (text.size() > kLongMessage) {
+    size_t cut = kLongMessage;
+    while (cut > 0 && isContinuationByte(text[cut])) --cut;
+    text = text.substr(0, cut) + "...";
+  }
   llvm::SmallVector<llvm::SMRange, 1> ranges;
   // Underline the whole range only when it stays on the caret's line; SourceMgr draws one line.
   if (range.isValid() && range.Start != range.End) ranges.push_back(range);
-  sourceMgr.PrintMessage(os, range.Start, kind, message, ranges, {}, /*ShowColors=*/false);
+  llvm::SMDiagnostic diag = sourceMgr.GetMessage(range.Start, kind, text, ranges, {});
+  llvm::StringRef line = diag.getLineContents();
+  if (diag.getColumnNo() < 0 || line.size() <= kLongLine) {
+    diag.print(nullptr, os, /*ShowColors=*/false);
+    return;
+  }
+  // The location keeps the real column; the line and caret below it show only a window of the line.
+  size_t column = diag.getColumnNo();
+  LineWindow w = windowAround(line, column);
+  std::vector<std::pair<unsigned, unsigned>> shownRanges;
+  for (auto [from, to] : diag.getRanges()) {
+    size_t b = std::max<size_t>(from, w.begin), e = std::min<size_t>(to, w.end);
+    if (b < e) shownRanges.emplace_back(b - w.begin + w.shift, e - w.begin + w.shift);
+  }
+  llvm::SMDiagnostic shown(sourceMgr, diag.getLoc(), diag.getFilename(), diag.getLineNo(),
+                           static_cast<int>(column - w.begin + w.shift), kind, diag.getMessage(), w.text, shownRanges);
+  os << (diag.getFilename() == "-" ? llvm::StringRef("<stdin>") : diag.getFilename()) << ':' << diag.getLineNo()
+     << ':' << column + 1 << ": ";
+  shown.print(nullptr, os, /*ShowColors=*/false, /*ShowKindLabel=*/true, /*ShowLocation=*/false);
 }
 
 void DiagnosticEngine::error(llvm::SMRange range, const llvm::Twine &message) {
   ++errors;
+  lastDropped = stopped;
+  if (stopped) return;
+  if (errorLimit != 0 && errors > errorLimit) {
+    // Like clang: the error past the limit is replaced by one that says why the output ends here.
+    stopped = lastDropped = true;
+    print(range, llvm::SourceMgr::DK_Error,
+          llvm::Twine("too many errors emitted, stopping now (-ferror-limit=") + llvm::Twine(errorLimit) +
+              "; -ferror-limit=0 shows every error)");
+    return;
+  }
   print(range, llvm::SourceMgr::DK_Error, message);
 }
 
 void DiagnosticEngine::warning(llvm::SMRange range, const llvm::Twine &message) {
   if (warningsAsErrors) {
+    ++promotedWarnings;
     error(range, message + " [-Werror]");
     return;
   }
   ++warnings;
+  lastDropped = stopped;
+  if (stopped) return;
   print(range, llvm::SourceMgr::DK_Warning, message);
 }
 
 void DiagnosticEngine::note(llvm::SMRange range, const llvm::Twine &message) {
+  if (lastDropped) return;
   print(range, llvm::SourceMgr::DK_Note, message);
 }
 
 void DiagnosticEngine::errorNoLoc(const llvm::Twine &message) {
   ++errors;
+  if (stopped) return;
   os << "tilec: error: " << message << "\n";
 }
 

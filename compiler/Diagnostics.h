@@ -2,7 +2,10 @@
 //
 // Every user-facing message (syntax errors, Sema errors, layout errors, warnings) goes through DiagnosticEngine, which
 // prints it in the `file:line:col: error: ...` form with the source line and a caret (llvm::SourceMgr does the
-// rendering), counts it, and applies -Werror. Nothing else in the compiler writes to stderr.
+// rendering), counts it, and applies -Werror. Nothing else in the compiler writes to stderr. Like clang, it stops after
+// an error limit (-ferror-limit=N, 20 by default, 0 for none): the next error becomes "too many errors emitted,
+// stopping now" and every later message is dropped; stages that can stop early ask limitReached(). A source line
+// longer than kLongLine bytes is shown as a window around the caret, so output stays linear in the input's size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_DIAGNOSTICS_H
@@ -31,10 +34,20 @@ public:
   void errorNoLoc(const llvm::Twine &message);
 
   unsigned errorCount() const { return errors; }
+  /// Errors that are not warnings promoted by -Werror.
+  unsigned hardErrorCount() const { return errors - promotedWarnings; }
+  /// Whether the error limit has been reached: nothing more will be printed, so the caller may stop.
+  bool limitReached() const { return stopped; }
   unsigned warningCount() const { return warnings; }
   bool hasErrors() const { return errors != 0; }
 
   bool warningsAsErrors = false;
+  /// The number of errors printed before stopping; 0 prints them all.
+  unsigned errorLimit = 20;
+  /// Lines longer than this are shown as a window of about kWindow bytes around the caret.
+  static constexpr size_t kLongLine = 160, kWindow = 120;
+  /// Messages longer than this are cut (a message may quote source text).
+  static constexpr size_t kLongMessage = 1000;
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
@@ -44,6 +57,9 @@ private:
   llvm::raw_ostream &os;
   unsigned errors = 0;
   unsigned warnings = 0;
+  unsigned promotedWarnings = 0;
+  bool stopped = false;
+  bool lastDropped = false; ///< the previous error or warning was not printed, so its notes are not either
 };
 
 /// The source text of `range` on one line (runs of whitespace, newlines included, become one space), for messages

@@ -22,6 +22,7 @@ struct CompileOptions {
   OutputFormat format = OutputFormat::Text;
   const Target *target = nullptr; ///< --offload-arch; overrides the file's `target`
   bool warningsAsErrors = false;
+  unsigned errorLimit = 20; ///< -ferror-limit: errors printed before stopping; 0 for no limit
 };
 
 /// Compiles `input` (named by its buffer identifier), writing the requested output to `out` and diagnostics to

@@ -49,6 +49,10 @@ private:
   std::vector<size_t> offsets;
 };
 
+/// Thrown out of the parser once the error limit is reached: nothing more would be printed, so parsing stops there
+/// and the time spent stays linear in the input however many errors it holds.
+struct StopParsing {};
+
 /// Reports ANTLR's syntax errors through the DiagnosticEngine, in words for people rather than for grammar writers.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
 public:
@@ -84,6 +88,7 @@ public:
     if (text.size() > 400) text = text.substr(0, 400) + "...";
     flush(at.Start.getPointer());
     diags.error(at, "syntax error: " + text);
+    if (diags.limitReached()) throw StopParsing();
   }
 
   /// Reports the errors found while screening the tokens that come before `upTo` (all of them for nullptr), so that
@@ -93,6 +98,13 @@ public:
     while (n < pending.size() && (!upTo || pending[n].first.Start.getPointer() < upTo)) ++n;
     for (size_t i = 0; i < n; ++i) diags.error(pending[i].first, pending[i].second);
     pending.erase(pending.begin(), pending.begin() + n);
+    if (diags.limitReached()) throw StopParsing();
+  }
+
+  /// Queues a screening error. Past the error limit nothing more is kept: every later error has at least as many
+  /// before it in source order, so it would not be printed.
+  void queue(SMRange at, std::string message) {
+    if (diags.errorLimit == 0 || pending.size() <= diags.errorLimit) pending.emplace_back(at, std::move(message));
   }
 
   bool endIsArtificial = false;
@@ -164,8 +176,7 @@ void screenTokens(antlr4::CommonTokenStream &tokens, const SourceMap &map, Synta
     }
     // An unclosed '/*' does not match BLOCK_COMMENT, so it lexes as '/' followed by '*'.
     if (t->getText() == "/" && all[i + 1]->getText() == "*" && all[i + 1]->getStartIndex() == t->getStopIndex() + 1) {
-      listener.pending.emplace_back(map.token(t),
-                                    "unterminated '/*' comment: no '*/' closes it before the end of the file");
+      listener.queue(map.token(t), "unterminated '/*' comment: no '*/' closes it before the end of the file");
       for (size_t j = i; all[j]->getType() != antlr4::Token::EOF; ++j) hide(all[j]);
       listener.endIsArtificial = true;
       break;
@@ -179,9 +190,8 @@ void screenTokens(antlr4::CommonTokenStream &tokens, const SourceMap &map, Synta
       ++last;
     }
     if (chars.size() >= 64) chars += "...";
-    listener.pending.emplace_back(SMRange{map.token(t).Start, map.token(all[last]).End},
-                                  llvm::formatv("invalid character{0} {1}", last == i ? "" : "s",
-                                                describeCharacters(chars)).str());
+    listener.queue(SMRange{map.token(t).Start, map.token(all[last]).End},
+                   llvm::formatv("invalid character{0} {1}", last == i ? "" : "s", describeCharacters(chars)).str());
     for (size_t j = i; j <= last; ++j) hide(all[j]);
     i = last;
   }
@@ -447,6 +457,8 @@ std::optional<Program> tilec::parseProgram(unsigned bufferID, DiagnosticEngine &
     Program program = builder.program(tree);
     if (diags.errorCount() != errorsBefore) return std::nullopt;
     return program;
+  } catch (const StopParsing &) {
+    return std::nullopt;
   } catch (const std::exception &e) {
     diags.errorNoLoc(llvm::Twine("the parser gave up: ") + e.what());
   } catch (...) {

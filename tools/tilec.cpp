@@ -1,7 +1,7 @@
 //===- tilec.cpp - The tilec command line -----------------------------------===//
 //
 //   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|ast|ir|layout|report]
-//         [--format=text|json] [-Werror] [--version] [--help]
+//         [--format=text|json] [-Werror] [-ferror-limit=N] [--version] [--help]
 //
 // Exit status: 0 success, 1 diagnostics in the input, 2 a usage error.
 //
@@ -41,6 +41,8 @@ cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of -
                                                clEnumValN(tilec::OutputFormat::JSON, "json", "for tools")),
                                     cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
+cl::opt<unsigned> errorLimit("ferror-limit", cl::desc("Stop after N errors (default 20; 0 for no limit)"),
+                             cl::value_desc("N"), cl::init(20), cl::cat(category));
 cl::OptionCategory occupancyCategory("occupancy calculator (tilec --occupancy, no input file)");
 cl::opt<bool> occupancyQuery("occupancy", cl::desc("Answer the occupancy question for the resources given below"),
                              cl::cat(occupancyCategory));
@@ -112,6 +114,7 @@ int main(int argc, char **argv) {
   options.emit = emitKind;
   options.format = outputFormat;
   options.warningsAsErrors = werror;
+  options.errorLimit = errorLimit;
   if (!offloadArch.empty()) {
     options.target = tilec::lookupTarget(offloadArch);
     if (!options.target)
