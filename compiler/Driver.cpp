@@ -20,12 +20,20 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   unsigned buffer = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   DiagnosticEngine diags(sourceMgr, errs);
   diags.warningsAsErrors = options.warningsAsErrors;
+  diags.errorLimit = options.errorLimit;
 
   // Everything is produced into a string first, so a failing stage writes nothing.
   std::string text;
   llvm::raw_string_ostream os(text);
   std::optional<ast::Program> program = parseProgram(buffer, diags);
   if (!program) return 1;
+  if (program->kernels.empty()) {
+    // Valid but surely not meant: an empty file, or one whose kernels are all commented out.
+    llvm::SMLoc start = llvm::SMLoc::getFromPointer(sourceMgr.getMemoryBuffer(buffer)->getBufferStart());
+    llvm::SMRange at = program->target ? program->target->range : llvm::SMRange(start, start);
+    diags.warning(at, "the file defines no kernel; the output will have none");
+    if (diags.hasErrors()) return 1;
+  }
   if (options.emit == EmitKind::AST) {
     ast::dumpAST(*program, sourceMgr, os);
     out << text;

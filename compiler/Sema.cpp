@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Sema.h"
 
+#include "DeadCode.h"
+
 #include "HIPEmitter.h"
 #include "KernelSema.h"
 #include "SemaGEMM.h"
@@ -667,7 +669,7 @@ void KernelSema::warnings() {
 
 std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Target *targetOverride,
                                            DiagnosticEngine &diags) {
-  unsigned before = diags.errorCount();
+  unsigned before = diags.errorCount(), hardBefore = diags.hardErrorCount();
   auto module = std::make_unique<ir::Module>();
   module->target = targetOverride;
   if (program.target) {
@@ -688,6 +690,8 @@ std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Ta
     }
     if (auto ik = KernelSema(*module->target, diags).run(k)) module->kernels.push_back(std::move(ik));
   }
-  if (program.kernels.empty() && program.target) diags.warning(program.target->range, "the file defines no kernel");
+  // Code that does nothing is only worth a word in a file that is otherwise right.
+  if (diags.hardErrorCount() == hardBefore)
+    for (const auto &k : module->kernels) warnDeadCode(*k, diags);
   return diags.errorCount() == before ? std::move(module) : nullptr;
 }
