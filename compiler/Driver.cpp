@@ -1,6 +1,7 @@
 //===- Driver.cpp - Running the stages in order -----------------------------===//
 #include "Driver.h"
 
+#include "DeviceCompiler.h"
 #include "Diagnostics.h"
 #include "HIPEmitter.h"
 #include "LayoutPrinter.h"
@@ -9,9 +10,50 @@
 #include "ResourceModel.h"
 #include "Sema.h"
 #include "Verifier.h"
+#include "Verify.h"
 #include "llvm/Support/Path.h"
 
 using namespace tilec;
+
+namespace {
+
+/// --emit=asm, --emit=obj and --verify: the emitted HIP compiled in process. Returns the exit status.
+int compileAndUse(const ir::Module &module, llvm::StringRef shownName, const CompileOptions &options,
+                  DiagnosticEngine &diags, llvm::raw_ostream &os, llvm::raw_ostream &errs) {
+  std::string hip;
+  llvm::raw_string_ostream hipStream(hip);
+  emitHIP(module, shownName, hipStream);
+  std::string hipName = (llvm::sys::path::stem(shownName) + ".hip").str();
+  DeviceCode code;
+  DeviceOutput kind = options.emit == EmitKind::Obj ? DeviceOutput::Object : DeviceOutput::Assembly;
+  switch (compileDeviceCode(hip, hipName, module.target->name, kind, code)) {
+  case DeviceStatus::Unavailable:
+    diags.errorNoLoc(code.diagnostics);
+    return 1;
+  case DeviceStatus::Unsupported:
+    errs << "tilec: " << code.diagnostics << "\n";
+    return kExitTargetUnsupported;
+  case DeviceStatus::CompileError:
+    diags.errorNoLoc("clang rejected the HIP that tilec emitted (a tilec bug); clang says:");
+    errs << code.diagnostics;
+    return 1;
+  case DeviceStatus::OK: break;
+  }
+  // Emitted code is meant to be warning-free; a warning is tilec's bug, shown rather than hidden.
+  if (!code.diagnostics.empty()) errs << "tilec: warning: clang warned about the emitted HIP:\n" << code.diagnostics;
+  if (options.emit != EmitKind::Verify) {
+    os << code.text;
+    return 0;
+  }
+  VerifyOptions verify;
+  verify.json = options.format == OutputFormat::JSON;
+  verify.allowSpills = options.allowSpills;
+  verify.llvmVersion = code.llvmVersion;
+  verifyResources(module, shownName, code.text, verify, diags, os);
+  return diags.hasErrors() ? 1 : 0;
+}
+
+} // namespace
 
 int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
@@ -56,6 +98,14 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
     else printReport(*module, shownName, os);
     break;
   case EmitKind::HIP: emitHIP(*module, shownName, os); break;
+  case EmitKind::Asm:
+  case EmitKind::Obj:
+  case EmitKind::Verify: {
+    int status = compileAndUse(*module, shownName, options, diags, os, errs);
+    // The verify table explains its errors, so it is written whatever the status.
+    if (status == 0 || (status == 1 && options.emit == EmitKind::Verify)) out << text;
+    return status;
+  }
   }
   out << text;
   return 0;

@@ -14,7 +14,12 @@
 
 namespace tilec {
 
-enum class EmitKind { HIP, AST, IR, Layout, Report };
+enum class EmitKind {
+  HIP, AST, IR, Layout, Report,
+  Asm,    ///< gfx942 assembly of the emitted HIP, compiled in process (DeviceCompiler.h)
+  Obj,    ///< the relocatable AMDGPU object of the same compilation
+  Verify, ///< the model's resources beside the compiler's (Verify.h)
+};
 enum class OutputFormat { Text, JSON };
 
 struct CompileOptions {
@@ -23,10 +28,16 @@ struct CompileOptions {
   const Target *target = nullptr; ///< --offload-arch; overrides the file's `target`
   bool warningsAsErrors = false;
   unsigned errorLimit = 20; ///< -ferror-limit: errors printed before stopping; 0 for no limit
+  bool allowSpills = false; ///< --verify: scratch is reported, not an error
 };
 
+/// The exit status when the device compiler cannot compile for the target (gfx950 with LLVM 19).
+constexpr int kExitTargetUnsupported = 3;
+
 /// Compiles `input` (named by its buffer identifier), writing the requested output to `out` and diagnostics to
-/// `errs`. Returns the exit status: 0 success, 1 diagnostics. Nothing is written to `out` when there are errors.
+/// `errs`. Returns the exit status: 0 success, 1 diagnostics, kExitTargetUnsupported when --emit=asm/obj or --verify
+/// meet a target the linked LLVM cannot compile for. Nothing is written to `out` when there are errors, except the
+/// --verify table, which explains them.
 int compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options, llvm::raw_ostream &out,
                   llvm::raw_ostream &errs);
 

@@ -17,6 +17,7 @@ config.substitutions.append(("%tilec", os.path.join(config.tilec_tools_dir, "til
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%clangxx", config.clang))
 config.substitutions.append(("%testroot", config.test_source_root))
 # Device-only gfx942 assembly of an emitted .hip file: the metadata (.vgpr_count, .group_segment_fixed_size,
 # .private_segment_fixed_size) and `; Occupancy:` come at its end. -Werror: emitted code must be warning-free.
@@ -39,3 +40,7 @@ config.substitutions.append(("%emu_cxx",
 
 if config.have_clang:
     config.available_features.add("clang-gfx942")
+
+# tilec's in-process device compiler (--emit=asm, --emit=obj, --verify): built when Clang's libraries are installed.
+if config.have_device_compiler:
+    config.available_features.add("tilec-device-compiler")

@@ -33,13 +33,20 @@ cl::opt<tilec::EmitKind> emitKind(
                clEnumValN(tilec::EmitKind::AST, "ast", "the syntax tree"),
                clEnumValN(tilec::EmitKind::IR, "ir", "tilec's IR"),
                clEnumValN(tilec::EmitKind::Layout, "layout", "each register tile's thread map"),
-               clEnumValN(tilec::EmitKind::Report, "report", "distributions and memory accesses per kernel")),
+               clEnumValN(tilec::EmitKind::Report, "report", "distributions and memory accesses per kernel"),
+               clEnumValN(tilec::EmitKind::Asm, "asm", "AMDGPU assembly of the emitted HIP (compiled in process)"),
+               clEnumValN(tilec::EmitKind::Obj, "obj", "the AMDGPU object of the emitted HIP (compiled in process)")),
     cl::cat(category));
 cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of --emit=layout and --emit=report"),
                                     cl::init(tilec::OutputFormat::Text),
                                     cl::values(clEnumValN(tilec::OutputFormat::Text, "text", "for people (default)"),
                                                clEnumValN(tilec::OutputFormat::JSON, "json", "for tools")),
                                     cl::cat(category));
+cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's registers, LDS, scratch and "
+                                        "occupancy beside the compiler's"),
+                     cl::cat(category));
+cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
+                          cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
 cl::opt<unsigned> errorLimit("ferror-limit", cl::desc("Stop after N errors (default 20; 0 for no limit)"),
                              cl::value_desc("N"), cl::init(20), cl::cat(category));
@@ -112,6 +119,11 @@ int main(int argc, char **argv) {
 
   tilec::CompileOptions options;
   options.emit = emitKind;
+  if (verify) {
+    if (emitKind.getNumOccurrences()) return usage("--verify and --emit= are exclusive");
+    options.emit = tilec::EmitKind::Verify;
+  }
+  options.allowSpills = allowSpills;
   options.format = outputFormat;
   options.warningsAsErrors = werror;
   options.errorLimit = errorLimit;
@@ -121,8 +133,8 @@ int main(int argc, char **argv) {
       return usage("unknown --offload-arch '" + offloadArch + "'; tilec knows " + tilec::allTargetNames());
   }
   if (outputFormat == tilec::OutputFormat::JSON && emitKind != tilec::EmitKind::Layout &&
-      emitKind != tilec::EmitKind::Report && !occupancyQuery)
-    return usage("--format=json applies to --emit=layout and --emit=report");
+      emitKind != tilec::EmitKind::Report && !occupancyQuery && !verify)
+    return usage("--format=json applies to --emit=layout, --emit=report and --verify");
 
   if (occupancyQuery) {
     if (!inputFile.empty()) return usage("--occupancy takes no input file");
@@ -154,7 +166,8 @@ int main(int argc, char **argv) {
   raw_string_ostream out(text);
   int status = splitInputFile ? compileSplit(**input, options, out)
                               : tilec::compileBuffer(std::move(*input), options, out, errs());
-  if (status != 0) return status;
+  // The --verify table explains its errors, so it is written with them.
+  if (status != 0 && !(verify && status == 1)) return status;
 
   std::error_code ec;
   ToolOutputFile output(outputFile, ec, sys::fs::OF_Text);
@@ -164,5 +177,5 @@ int main(int argc, char **argv) {
   }
   output.os() << text;
   output.keep();
-  return 0;
+  return status;
 }

@@ -70,8 +70,9 @@ TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   std::vector<std::string> reference;
   for (const Job &j : jobs) reference.push_back(run(j));
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (!jobs[i].options.target)
+    if (!jobs[i].options.target) {
       EXPECT_EQ(reference[i].substr(0, 2), "0\n") << jobs[i].describe() << " failed:\n" << reference[i];
+    }
     EXPECT_EQ(run(jobs[i]), reference[i]) << "second run differs: " << jobs[i].describe();
   }
   for (unsigned threads : {2u, 4u, 8u}) {

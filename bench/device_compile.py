@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Device compile time: a .tile to gfx942 assembly in process (`tilec --emit=asm`) against the two-step path users
+have without it (`tilec -o X.hip`, then `clang++-19 -x hip --offload-arch=gfx942 --cuda-device-only -O3 -S`, which
+parses the real HIP runtime header).
+
+    device_compile.py TILEC CLANGXX RUNTIME_INCLUDE EXAMPLE.tile... [--runs N]
+
+Prints, per example, the median wall and CPU (user + system) seconds of each path over N runs, and the ratio of CPU
+times. CPU time is the figure to compare on a loaded machine.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(commands, runs):
+    walls, cpus = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), cpu()
+        for cmd in commands:
+            subprocess.run(cmd, check=True, capture_output=True)
+        walls.append(time.perf_counter() - w)
+        cpus.append(cpu() - c)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tilec")
+    ap.add_argument("clangxx")
+    ap.add_argument("runtime_include")
+    ap.add_argument("examples", nargs="+")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    print(f"{'example':<22} {'in process: wall':>17} {'cpu':>7} {'tilec + clang++-19: wall':>25} {'cpu':>7} "
+          f"{'cpu ratio':>10}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for example in args.examples:
+            name = os.path.basename(example)[:-5]
+            hip, asm = os.path.join(tmp, name + ".hip"), os.path.join(tmp, name + ".s")
+            inproc = timed([[args.tilec, example, "--emit=asm", "-o", asm]], args.runs)
+            two_step = timed([[args.tilec, example, "-o", hip],
+                              [args.clangxx, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib",
+                               "-O3", "-I", args.runtime_include, "-S", hip, "-o", asm]], args.runs)
+            print(f"{name:<22} {inproc[0]:>16.3f}s {inproc[1]:>6.3f}s {two_step[0]:>24.3f}s {two_step[1]:>6.3f}s "
+                  f"{two_step[1] / inproc[1]:>9.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+//===- DeviceCompiler.cpp - Loading the tilec-clang plugin ------------------===//
+#include "DeviceCompiler.h"
+
+#include "clang/DeviceCompilerABI.h"
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace tilec;
+
+namespace {
+
+struct Plugin {
+  tilec_device_compile_fn compile = nullptr;
+  tilec_device_free_fn release = nullptr;
+  std::string error;
+};
+
+/// Loads the plugin once: $TILEC_CLANG_PLUGIN if set, else the one built beside this tilec.
+const Plugin &plugin() {
+  static Plugin loaded;
+  static std::once_flag once;
+  std::call_once(once, [] {
+#ifndef TILEC_CLANG_PLUGIN
+    loaded.error = "this tilec was built without Clang (configure with libclang-cpp19-dev installed)";
+#else
+    const char *path = std::getenv("TILEC_CLANG_PLUGIN");
+    if (!path || !*path) path = TILEC_CLANG_PLUGIN;
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      loaded.error = std::string("cannot load the Clang plugin: ") + dlerror();
+      return;
+    }
+    loaded.compile = reinterpret_cast<tilec_device_compile_fn>(dlsym(handle, "tilec_device_compile"));
+    loaded.release = reinterpret_cast<tilec_device_free_fn>(dlsym(handle, "tilec_device_free"));
+    if (!loaded.compile || !loaded.release) loaded.error = std::string(path) + " is not a tilec Clang plugin";
+#endif
+  });
+  return loaded;
+}
+
+} // namespace
+
+DeviceStatus tilec::compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileName, llvm::StringRef processor,
+                                      DeviceOutput output, DeviceCode &result) {
+  const Plugin &p = plugin();
+  if (!p.compile) {
+    result.diagnostics = p.error;
+    return DeviceStatus::Unavailable;
+  }
+  std::string name = fileName.str(), arch = processor.str();
+  tilec_device_request request{hipSource.data(), hipSource.size(), name.c_str(), arch.c_str(),
+                               TILEC_RUNTIME_INCLUDE_DIR,
+#ifdef TILEC_CLANG_EXECUTABLE
+                               TILEC_CLANG_EXECUTABLE,
+#else
+                               "clang",
+#endif
+                               output == DeviceOutput::Object};
+  tilec_device_result answer{};
+  p.compile(&request, &answer);
+  result.text.assign(answer.output, answer.outputSize);
+  result.diagnostics = answer.diagnostics;
+  result.llvmVersion = answer.llvmVersion;
+  p.release(&answer);
+  switch (answer.status) {
+  case 0: return DeviceStatus::OK;
+  case 2: return DeviceStatus::Unsupported;
+  default: return DeviceStatus::CompileError;
+  }
+}

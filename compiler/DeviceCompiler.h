@@ -1,0 +1,40 @@
+//===- DeviceCompiler.h - Emitted HIP to AMDGPU assembly, in process -------===//
+//
+// Compiles the HIP that tilec emits with Clang's libraries and LLVM's AMDGPU backend inside the tilec process: no
+// clang subprocess, no toolchain to set up. The Clang code lives in one translation unit built as a plugin
+// (compiler/clang/DeviceCompilerClang.cpp -> tilec-clang.so) that is loaded on first use, so every other tilec run
+// keeps its few-millisecond start and the rest of tilec builds without Clang headers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DEVICECOMPILER_H
+#define TILEC_DEVICECOMPILER_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace tilec {
+
+enum class DeviceOutput { Assembly, Object };
+
+enum class DeviceStatus {
+  OK,             ///< `text` holds the output
+  CompileError,   ///< clang rejected the source; `diagnostics` says why
+  Unsupported,    ///< the linked LLVM has no such processor (gfx950 with LLVM 19); `diagnostics` says so
+  Unavailable,    ///< tilec was built without Clang, or the plugin cannot be loaded; `diagnostics` says why
+};
+
+struct DeviceCode {
+  std::string text;        ///< assembly text, or the ELF bytes of the object
+  std::string diagnostics; ///< clang's messages (warnings included), as clang prints them
+  std::string llvmVersion; ///< the LLVM the plugin was built against
+};
+
+/// Compiles `hipSource` (named `fileName` in clang's messages) for `processor` ("gfx942") the way
+/// `clang++ -x hip --offload-arch=P --cuda-device-only -nogpulib -O3 -Wall -Wextra` would, with
+/// tilec/hip_minimal.h standing in for <hip/hip_runtime.h>.
+DeviceStatus compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileName, llvm::StringRef processor,
+                               DeviceOutput output, DeviceCode &result);
+
+} // namespace tilec
+
+#endif

@@ -1,0 +1,163 @@
+//===- Verify.cpp - The model's resources beside the compiler's -------------===//
+#include "Verify.h"
+
+#include "Occupancy.h"
+#include "Report.h"
+#include "ResourceModel.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace tilec;
+using llvm::formatv;
+
+namespace {
+
+/// One figure, predicted and allocated.
+struct Row {
+  const char *what;
+  const char *key; ///< its JSON name
+  unsigned model, compiler;
+};
+
+/// A kernel as the model sees it and as the compiler made it.
+struct Comparison {
+  const ir::Kernel *kernel;
+  std::string name;
+  ResourceEstimate model;
+  Occupancy modelOccupancy, compilerOccupancy; ///< the latter: tilec's calculator on the compiler's figures
+  CompiledKernel compiler;
+  std::vector<Row> rows;
+};
+
+unsigned unifiedVgprs(unsigned arch, unsigned agprs) { return agprs ? (arch + 3) / 4 * 4 + agprs : arch; }
+
+Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t, bool unaligned,
+                   const CompiledKernel &c) {
+  Comparison cmp{&k, name, estimateResources(k, t, unaligned), {}, {}, c, {}};
+  cmp.modelOccupancy = computeOccupancy(t, cmp.model.resources(k.workgroupSize));
+  // The compiler's SGPR count includes the reserved ones, which the calculator adds itself.
+  unsigned explicitSgprs = c.sgprs > t.reservedSgprs ? c.sgprs - t.reservedSgprs : 0;
+  cmp.compilerOccupancy =
+      computeOccupancy(t, {c.archVgprs, c.agprs, explicitSgprs, c.ldsBytes, k.workgroupSize});
+  const ResourceEstimate &m = cmp.model;
+  cmp.rows = {
+      {"ArchVGPRs per lane", "arch_vgprs", m.archVgprs, c.archVgprs},
+      {"AGPRs per lane", "agprs", m.agprs, c.agprs},
+      {"VGPR file per lane (ArchVGPRs to 4 + AGPRs)", "total_vgprs", unifiedVgprs(m.archVgprs, m.agprs),
+       c.totalVgprs},
+      {"SGPRs per wave (with the reserved ones)", "sgprs", m.sgprs + t.reservedSgprs, c.sgprs},
+      {"LDS bytes per workgroup", "lds_bytes", m.ldsBytes, c.ldsBytes},
+      {"scratch bytes per lane", "scratch_bytes", 0, c.scratchBytes},
+      {"occupancy (waves per SIMD)", "occupancy", cmp.modelOccupancy.wavesPerSimd, c.occupancy},
+  };
+  return cmp;
+}
+
+std::string difference(unsigned model, unsigned compiler) {
+  if (model == compiler) return "0";
+  long d = static_cast<long>(compiler) - static_cast<long>(model);
+  std::string s = formatv("{0}{1}", d > 0 ? "+" : "", d).str();
+  if (model) s += formatv(" ({0}{1:F1}%)", d > 0 ? "+" : "", 100.0 * d / model).str();
+  return s;
+}
+
+void printText(const std::vector<Comparison> &all, llvm::StringRef fileName, const Target &t,
+               const VerifyOptions &options, llvm::raw_ostream &os) {
+  os << formatv("tilec verify: {0} for {1} ({2}, {3}); the model before code generation against LLVM {4}'s "
+                "AMDGPU backend, compiled in process\n",
+                fileName, t.name, t.product, t.family, options.llvmVersion);
+  for (const Comparison &c : all) {
+    os << formatv("\nkernel {0}\n", c.name);
+    os << formatv("  {0,-46} {1,8} {2,9}   {3}\n", "", "model", "compiler", "difference");
+    for (const Row &r : c.rows)
+      os << formatv("  {0,-46} {1,8} {2,9}   {3}\n", r.what, r.model, r.compiler, difference(r.model, r.compiler));
+    os << formatv("  occupancy limited by: model {0}, compiler {1}\n", limiterName(c.modelOccupancy.limiter),
+                  limiterName(c.compilerOccupancy.limiter));
+  }
+}
+
+void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, const Target &t,
+               const VerifyOptions &options, llvm::raw_ostream &os) {
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("file", fileName);
+    json.attribute("target", t.name);
+    json.attribute("llvm", options.llvmVersion);
+    json.attributeArray("kernels", [&] {
+      for (const Comparison &c : all)
+        json.object([&] {
+          json.attribute("name", c.name);
+          for (const char *side : {"model", "compiler"})
+            json.attributeObject(side, [&] {
+              for (const Row &r : c.rows) json.attribute(r.key, side[0] == 'm' ? r.model : r.compiler);
+              json.attribute("occupancy_limiter",
+                             limiterName(side[0] == 'm' ? c.modelOccupancy.limiter : c.compilerOccupancy.limiter));
+            });
+        });
+    });
+  });
+  os << "\n";
+}
+
+/// The policy: scratch is an error unless allowed, LDS must be equal, an occupancy difference is a warning.
+void judge(const Comparison &c, const Target &t, const VerifyOptions &options, DiagnosticEngine &diags) {
+  const CompiledKernel &k = c.compiler;
+  if (k.scratchBytes && !options.allowSpills)
+    diags.error(c.kernel->loc,
+                formatv("kernel '{0}' spills: the compiler allocated {1} bytes of scratch per lane with {2} "
+                        "ArchVGPRs and {3} AGPRs (the model: {4} + {5}); --allow-spills accepts it",
+                        c.name, k.scratchBytes, k.archVgprs, k.agprs, c.model.archVgprs, c.model.agprs));
+  if (k.ldsBytes != c.model.ldsBytes)
+    diags.error(c.kernel->loc, formatv("kernel '{0}': the compiler allocated {1} bytes of LDS, the model {2}; "
+                                       "they must be equal",
+                                       c.name, k.ldsBytes, c.model.ldsBytes));
+  if (k.occupancy != c.modelOccupancy.wavesPerSimd) {
+    const Occupancy &m = c.modelOccupancy, &r = c.compilerOccupancy;
+    std::string why;
+    if (m.vgprLimit != r.vgprLimit)
+      why = formatv("VGPRs: the model's {0} per lane allow {1} waves, the compiler's {2} allow {3}",
+                    m.totalVgprs, m.vgprLimit, r.totalVgprs, r.vgprLimit).str();
+    else if (m.sgprLimit != r.sgprLimit)
+      why = formatv("SGPRs: the model's {0} allow {1} waves, the compiler's {2} allow {3}", m.sgprsWithReserved,
+                    m.sgprLimit, k.sgprs, r.sgprLimit).str();
+    else if (m.ldsLimit != r.ldsLimit)
+      why = formatv("LDS: {0} bytes allow {1} waves, {2} bytes allow {3}", c.model.ldsBytes, m.ldsLimit, k.ldsBytes,
+                    r.ldsLimit).str();
+    else
+      why = "the compiler's own occupancy calculation (tilec's calculator gives the same for both sets of figures)";
+    diags.warning(c.kernel->loc, formatv("kernel '{0}': the model predicts {1} waves per SIMD, the compiler's "
+                                         "figures give {2}; the difference is in the {3}",
+                                         c.name, m.wavesPerSimd, k.occupancy, why));
+  }
+  (void)t;
+}
+
+} // namespace
+
+bool tilec::verifyResources(const ir::Module &module, llvm::StringRef fileName, llvm::StringRef assembly,
+                            const VerifyOptions &options, DiagnosticEngine &diags, llvm::raw_ostream &os) {
+  const Target &t = *module.target;
+  std::vector<CompiledKernel> compiled = readKernelInfo(assembly);
+  auto find = [&](const std::string &name) -> const CompiledKernel * {
+    for (const CompiledKernel &c : compiled)
+      if (c.name == name) return &c;
+    return nullptr;
+  };
+  std::vector<Comparison> all;
+  for (const auto &k : module.kernels) {
+    std::vector<std::pair<std::string, bool>> variants = {{k->name, false}};
+    if (hasUnalignedVariant(planAccesses(*k))) variants.push_back({unalignedName(*k), true});
+    for (auto &[name, unaligned] : variants) {
+      const CompiledKernel *c = find(name);
+      if (!c) {
+        diags.error(k->loc, formatv("kernel '{0}' is not in the compiler's output", name));
+        return false;
+      }
+      all.push_back(compare(*k, name, t, unaligned, *c));
+    }
+  }
+  if (options.json) printJSON(all, fileName, t, options, os);
+  else printText(all, fileName, t, options, os);
+  for (const Comparison &c : all) judge(c, t, options, diags);
+  return true;
+}

@@ -1,0 +1,37 @@
+//===- DeviceCompilerABI.h - The C interface of the tilec-clang plugin -----===//
+//
+// tilec links LLVM's Support library statically; the plugin links the shared libLLVM and libclang-cpp. Only plain C
+// types cross between them, so neither side depends on the other's copy of LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DEVICECOMPILERABI_H
+#define TILEC_DEVICECOMPILERABI_H
+
+#include <stddef.h>
+
+extern "C" {
+
+struct tilec_device_request {
+  const char *source;
+  size_t sourceSize;
+  const char *fileName;        ///< the name clang's messages use
+  const char *processor;       ///< "gfx942"
+  const char *runtimeInclude;  ///< tilec's runtime/include directory
+  const char *clangExecutable; ///< where the linked clang's resource directory is found
+  int object;                  ///< 0: assembly, 1: object
+};
+
+struct tilec_device_result {
+  int status; ///< 0 ok, 1 compile error, 2 unsupported processor
+  char *output;
+  size_t outputSize;
+  char *diagnostics;
+  const char *llvmVersion;
+};
+
+/// Compiles one request; the result's strings are freed with tilec_device_free.
+typedef void (*tilec_device_compile_fn)(const tilec_device_request *request, tilec_device_result *result);
+typedef void (*tilec_device_free_fn)(tilec_device_result *result);
+}
+
+#endif

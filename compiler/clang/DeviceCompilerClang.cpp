@@ -1,0 +1,138 @@
+//===- DeviceCompilerClang.cpp - The tilec-clang plugin: HIP to AMDGPU code ===//
+//
+// The only tilec file that includes Clang headers. It builds the device-side cc1 job of
+// `clang++ -x hip --offload-arch=P --cuda-device-only -nogpulib -nogpuinc -O3 -Wall -Wextra` with Clang's driver
+// over a virtual file system (the source and a <hip/hip_runtime.h> that includes tilec/hip_minimal.h live in
+// memory), runs it with a CompilerInstance whose output stream is a string, and hands back the assembly or object
+// and clang's messages. Built as a module (tilec-clang.so) and loaded by DeviceCompiler.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "DeviceCompilerABI.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Job.h"
+#include "clang/Driver/Tool.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/TargetParser.h"
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace {
+
+constexpr const char *kMemoryRoot = "/tilec-in-memory/";
+
+char *copyString(llvm::StringRef s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
+  return p;
+}
+
+/// clang names the in-memory source by its virtual path; users know it by its file name.
+std::string stripMemoryRoot(std::string text) {
+  for (size_t pos; (pos = text.find(kMemoryRoot)) != std::string::npos;) text.erase(pos, std::strlen(kMemoryRoot));
+  return text;
+}
+
+void initializeAMDGPU() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+  });
+}
+
+int compile(const tilec_device_request &request, std::string &output, std::string &messages) {
+  if (llvm::AMDGPU::parseArchAMDGCN(request.processor) == llvm::AMDGPU::GK_NONE) {
+    messages = std::string("tilec was built against LLVM ") + LLVM_VERSION_STRING + ", which cannot compile for " +
+               request.processor + "; the model's figures stand alone";
+    return 2;
+  }
+  initializeAMDGPU();
+  llvm::raw_string_ostream messageStream(messages);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
+  diagOptions->ShowColors = false;
+  clang::TextDiagnosticPrinter printer(messageStream, diagOptions.get());
+  clang::DiagnosticsEngine diags(new clang::DiagnosticIDs(), diagOptions, &printer, /*ShouldOwnClient=*/false);
+
+  // The source and the HIP header stand-in live in memory, over the real file system (tilec/runtime.h, the C++
+  // library headers, clang's resource directory).
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  files->pushOverlay(memory);
+  std::string input = std::string(kMemoryRoot) + request.fileName;
+  std::string prelude = std::string(kMemoryRoot) + "prelude";
+  memory->addFile(input, 0, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(request.source, request.sourceSize)));
+  memory->addFile(prelude + "/hip/hip_runtime.h", 0,
+                  llvm::MemoryBuffer::getMemBuffer("#include \"tilec/hip_minimal.h\"\n"));
+
+  std::string arch = std::string("--offload-arch=") + request.processor;
+  std::vector<const char *> args = {request.clangExecutable, "-x", "hip", arch.c_str(), "--cuda-device-only",
+                                    "-nogpulib", "-nogpuinc", "-O3", "-Wall", "-Wextra",
+                                    request.object ? "-c" : "-S", "-I", prelude.c_str(), "-I",
+                                    request.runtimeInclude, input.c_str(), "-o", "/dev/null"};
+  clang::driver::Driver driver(request.clangExecutable, llvm::sys::getDefaultTargetTriple(), diags, "tilec", files);
+  std::unique_ptr<clang::driver::Compilation> compilation(driver.BuildCompilation(args));
+  // The compile job (for -c the driver adds a link into a code object after it; tilec returns the object the
+  // compile job makes).
+  const clang::driver::Command *cc1 = nullptr;
+  if (compilation)
+    for (const clang::driver::Command &job : compilation->getJobs())
+      if (!cc1 && !job.getCreator().isLinkJob()) cc1 = &job;
+  if (!cc1 || diags.hasErrorOccurred()) {
+    messageStream << "tilec: the clang driver made no device compilation job\n";
+    messages = stripMemoryRoot(messages);
+    return 1;
+  }
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  clang::CompilerInvocation::CreateFromArgs(*invocation, cc1->getArguments(), diags, request.clangExecutable);
+  clang::CompilerInstance instance;
+  instance.setInvocation(invocation);
+  instance.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
+  instance.createFileManager(files);
+  llvm::SmallString<0> bytes;
+  instance.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(bytes));
+  std::unique_ptr<clang::CodeGenAction> action;
+  if (request.object) action = std::make_unique<clang::EmitObjAction>();
+  else action = std::make_unique<clang::EmitAssemblyAction>();
+  bool ok = instance.ExecuteAction(*action) && !instance.getDiagnostics().hasErrorOccurred();
+  messageStream.flush();
+  messages = stripMemoryRoot(messages);
+  output.assign(bytes.data(), bytes.size());
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void tilec_device_compile(const tilec_device_request *request,
+                                                                            tilec_device_result *result) {
+  std::string output, messages;
+  result->status = compile(*request, output, messages);
+  result->output = copyString(output);
+  result->outputSize = output.size();
+  result->diagnostics = copyString(messages);
+  result->llvmVersion = LLVM_VERSION_STRING;
+}
+
+extern "C" __attribute__((visibility("default"))) void tilec_device_free(tilec_device_result *result) {
+  std::free(result->output);
+  std::free(result->diagnostics);
+  result->output = result->diagnostics = nullptr;
+}
