@@ -13,6 +13,7 @@ namespace {
 struct Plugin {
   tilec_device_compile_fn compile = nullptr;
   tilec_device_free_fn release = nullptr;
+  tilec_loop_cycles_fn cycles = nullptr;
   std::string error;
 };
 
@@ -33,7 +34,8 @@ const Plugin &plugin() {
     }
     loaded.compile = reinterpret_cast<tilec_device_compile_fn>(dlsym(handle, "tilec_device_compile"));
     loaded.release = reinterpret_cast<tilec_device_free_fn>(dlsym(handle, "tilec_device_free"));
-    if (!loaded.compile || !loaded.release) loaded.error = std::string(path) + " is not a tilec Clang plugin";
+    loaded.cycles = reinterpret_cast<tilec_loop_cycles_fn>(dlsym(handle, "tilec_loop_cycles"));
+    if (!loaded.compile || !loaded.release || !loaded.cycles) loaded.error = std::string(path) + " is not a tilec Clang plugin";
 #endif
   });
   return loaded;
@@ -68,4 +70,22 @@ DeviceStatus tilec::compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef
   case 2: return DeviceStatus::Unsupported;
   default: return DeviceStatus::CompileError;
   }
+}
+
+DeviceStatus tilec::loopCycles(llvm::StringRef instructions, llvm::StringRef processor, unsigned iterations,
+                               LoopCycles &result) {
+  const Plugin &p = plugin();
+  if (!p.cycles) {
+    result.message = p.error;
+    return DeviceStatus::Unavailable;
+  }
+  std::string arch = processor.str();
+  tilec_loop_request request{instructions.data(), instructions.size(), arch.c_str(), iterations};
+  tilec_loop_result answer{};
+  p.cycles(&request, &answer);
+  result.instructions = answer.instructions;
+  result.totalCycles = answer.totalCycles;
+  result.message = answer.message;
+  std::free(answer.message);
+  return answer.status == 0 ? DeviceStatus::OK : DeviceStatus::CompileError;
 }

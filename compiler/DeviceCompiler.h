@@ -35,6 +35,18 @@ struct DeviceCode {
 DeviceStatus compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileName, llvm::StringRef processor,
                                DeviceOutput output, DeviceCode &result);
 
+/// A loop body's cycles under LLVM's MCA (the engine of llvm-mca), in the plugin.
+struct LoopCycles {
+  unsigned instructions = 0;      ///< per iteration
+  unsigned long totalCycles = 0;  ///< for all iterations
+  std::string message;            ///< why not, when the status is not OK
+};
+
+/// Runs `instructions` (straight-line AMDGPU assembly, one a line) for `iterations` iterations on `processor`'s
+/// scheduling model. CompileError means MCA could not analyse the text.
+DeviceStatus loopCycles(llvm::StringRef instructions, llvm::StringRef processor, unsigned iterations,
+                        LoopCycles &result);
+
 } // namespace tilec
 
 #endif

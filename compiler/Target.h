@@ -40,6 +40,8 @@ struct Target {
   unsigned maxBytesPerLaneAccess; ///< widest vector memory access of one lane (dwordx4)
   Fp8Encoding fp8Encoding;
   unsigned minLLVMMajor;         ///< first LLVM release whose AMDGPU backend knows this target
+  unsigned peakClockMHz;         ///< the engine clock the product's peak figures use (MI300X 2100, MI355X 2400)
+  unsigned hbmGBPerSecond;       ///< peak HBM bandwidth (MI300X 5.3 TB/s, MI355X 8 TB/s)
 
   unsigned lanesPerWave() const { return waveSize; }
 };

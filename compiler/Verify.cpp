@@ -1,6 +1,8 @@
 //===- Verify.cpp - The model's resources beside the compiler's -------------===//
 #include "Verify.h"
 
+#include "DeviceCompiler.h"
+#include "LoopEstimate.h"
 #include "Occupancy.h"
 #include "Report.h"
 #include "ResourceModel.h"
@@ -27,13 +29,59 @@ struct Comparison {
   Occupancy modelOccupancy, compilerOccupancy; ///< the latter: tilec's calculator on the compiler's figures
   CompiledKernel compiler;
   std::vector<Row> rows;
+  // The K loop, when the kernel has one.
+  std::optional<MFMALoop> loop;
+  std::optional<LoopEstimate> estimate;
+  std::string loopProblem; ///< why there is no estimate
 };
+
+constexpr unsigned kMCAIterations = 100;
+
+/// Finds the kernel's K loop in the assembly and runs it through MCA.
+void estimateKLoop(Comparison &c, const Target &t, const std::vector<MFMALoop> &loops) {
+  for (const MFMALoop &l : loops)
+    if (l.kernel == c.name) c.loop = l;
+  if (!c.loop) return;
+  LoopCycles cycles;
+  if (loopCycles(c.loop->forMCA(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
+    c.loopProblem = cycles.message;
+    return;
+  }
+  c.estimate = estimateLoop(*c.kernel, t, *c.loop, static_cast<double>(cycles.totalCycles) / kMCAIterations);
+  if (c.estimate && !c.estimate->unknownMFMA.empty())
+    c.loopProblem = "the MFMA table has no " + c.estimate->unknownMFMA;
+}
+
+void printLoop(const Comparison &c, llvm::raw_ostream &os) {
+  if (!c.loop) return;
+  const MFMALoop &l = *c.loop;
+  os << formatv("  K loop ({0}): {1} instructions per iteration, {2} MFMA", l.label, l.instructions.size(),
+                l.mfmaCount);
+  for (auto &[mnemonic, count] : l.mfmas) os << formatv(" ({0} x {1})", count, mnemonic);
+  os << "\n";
+  if (!c.loopProblem.empty() || !c.estimate) {
+    os << "    no estimate: " << (c.loopProblem.empty() ? "no K loop in the kernel" : c.loopProblem) << "\n";
+    return;
+  }
+  const LoopEstimate &e = *c.estimate;
+  os << formatv("    LLVM MCA, {0} iterations: {1:F1} cycles per iteration; MFMA busy {2} passes / {1:F1} = "
+                "{3:F2}{4}\n",
+                kMCAIterations, e.cyclesPerIteration, e.mfmaPasses, e.busy,
+                l.bufferLoadsRewritten ? formatv(" ({0} buffer_load measured as global_load: LLVM 19's MCA cannot "
+                                                 "take buffer_load)",
+                                                 l.bufferLoadsRewritten).str()
+                                       : std::string());
+  os << formatv("    MFMA issue, one wave per SIMD: {0:F0} TFLOP/s of the {1:F0} peak; global memory: {2:F0} flop per "
+                "byte loaded x HBM = {3:F0} TFLOP/s if no load hits a cache\n",
+                e.mfmaBoundTflops, e.peakTflops, e.intensity, e.memoryBoundTflops);
+  os << formatv("    estimate: {0:F0} TFLOP/s, bound by {1}\n", e.estimateTflops, e.bound);
+}
 
 unsigned unifiedVgprs(unsigned arch, unsigned agprs) { return agprs ? (arch + 3) / 4 * 4 + agprs : arch; }
 
 Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t, bool unaligned,
                    const CompiledKernel &c) {
-  Comparison cmp{&k, name, estimateResources(k, t, unaligned), {}, {}, c, {}};
+  Comparison cmp{&k, name, estimateResources(k, t, unaligned), {}, {}, c, {}, {}, {}, {}};
   cmp.modelOccupancy = computeOccupancy(t, cmp.model.resources(k.workgroupSize));
   // The compiler's SGPR count includes the reserved ones, which the calculator adds itself.
   unsigned explicitSgprs = c.sgprs > t.reservedSgprs ? c.sgprs - t.reservedSgprs : 0;
@@ -73,6 +121,7 @@ void printText(const std::vector<Comparison> &all, llvm::StringRef fileName, con
       os << formatv("  {0,-46} {1,8} {2,9}   {3}\n", r.what, r.model, r.compiler, difference(r.model, r.compiler));
     os << formatv("  occupancy limited by: model {0}, compiler {1}\n", limiterName(c.modelOccupancy.limiter),
                   limiterName(c.compilerOccupancy.limiter));
+    printLoop(c, os);
   }
 }
 
@@ -92,6 +141,25 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               for (const Row &r : c.rows) json.attribute(r.key, side[0] == 'm' ? r.model : r.compiler);
               json.attribute("occupancy_limiter",
                              limiterName(side[0] == 'm' ? c.modelOccupancy.limiter : c.compilerOccupancy.limiter));
+            });
+          if (c.loop && c.estimate && c.loopProblem.empty())
+            json.attributeObject("k_loop", [&] {
+              const LoopEstimate &e = *c.estimate;
+              json.attribute("label", c.loop->label);
+              json.attribute("instructions", static_cast<int64_t>(c.loop->instructions.size()));
+              json.attribute("mfmas", c.loop->mfmaCount);
+              json.attribute("mca_iterations", kMCAIterations);
+              json.attribute("cycles_per_iteration", e.cyclesPerIteration);
+              json.attribute("mfma_passes", e.mfmaPasses);
+              json.attribute("mfma_busy", e.busy);
+              json.attribute("buffer_loads_measured_as_global", c.loop->bufferLoadsRewritten);
+              json.attribute("peak_tflops", e.peakTflops);
+              json.attribute("mfma_bound_tflops", e.mfmaBoundTflops);
+              json.attribute("flop_per_byte", e.intensity);
+              json.attribute("memory_bound_tflops", e.memoryBoundTflops);
+              json.attribute("estimate_tflops", e.estimateTflops);
+              json.attribute("bound", e.bound);
+              json.attribute("body_for_mca", c.loop->forMCA());
             });
         });
     });
@@ -143,6 +211,7 @@ bool tilec::verifyResources(const ir::Module &module, llvm::StringRef fileName, 
       if (c.name == name) return &c;
     return nullptr;
   };
+  std::vector<MFMALoop> loops = findMFMALoops(assembly);
   std::vector<Comparison> all;
   for (const auto &k : module.kernels) {
     std::vector<std::pair<std::string, bool>> variants = {{k->name, false}};
@@ -154,6 +223,7 @@ bool tilec::verifyResources(const ir::Module &module, llvm::StringRef fileName, 
         return false;
       }
       all.push_back(compare(*k, name, t, unaligned, *c));
+      estimateKLoop(all.back(), t, loops);
     }
   }
   if (options.json) printJSON(all, fileName, t, options, os);

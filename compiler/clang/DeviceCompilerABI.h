@@ -29,6 +29,23 @@ struct tilec_device_result {
   const char *llvmVersion;
 };
 
+/// A loop body for LLVM's MCA: straight-line AMDGPU assembly, one instruction a line.
+struct tilec_loop_request {
+  const char *instructions;
+  size_t size;
+  const char *processor;
+  unsigned iterations;
+};
+
+struct tilec_loop_result {
+  int status;                ///< 0 ok, 1 the text could not be analysed (message says why)
+  unsigned instructions;     ///< per iteration, as MCA parsed them
+  unsigned long totalCycles; ///< for all iterations
+  char *message;             ///< freed with free()
+};
+
+typedef void (*tilec_loop_cycles_fn)(const tilec_loop_request *request, tilec_loop_result *result);
+
 /// Compiles one request; the result's strings are freed with tilec_device_free.
 typedef void (*tilec_device_compile_fn)(const tilec_device_request *request, tilec_device_result *result);
 typedef void (*tilec_device_free_fn)(tilec_device_result *result);

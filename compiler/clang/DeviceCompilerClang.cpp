@@ -103,6 +103,8 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
 
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   clang::CompilerInvocation::CreateFromArgs(*invocation, cc1->getArguments(), diags, request.clangExecutable);
+  // The driver asks cc1 to leave its memory to the process's exit (-disable-free); tilec lives on, so free it.
+  invocation->getFrontendOpts().DisableFree = false;
   clang::CompilerInstance instance;
   instance.setInvocation(invocation);
   instance.createDiagnostics(&printer, /*ShouldOwnClient=*/false);

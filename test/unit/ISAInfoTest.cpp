@@ -59,3 +59,43 @@ copy:
 }
 
 TEST(ISAInfo, NoKernelInfoNoKernels) { EXPECT_TRUE(readKernelInfo("\t.text\n; NumVgprs: 4\n").empty()); }
+
+// A loop laid out as LLVM places K loops: the latch block (with the MFMAs) before the header, an inner forward
+// branch, and the backward branch at the end. The innermost loop with MFMAs runs from the label the backward branch
+// targets to that branch; buffer loads are rewritten for MCA.
+TEST(ISAInfo, FindsTheInnermostLoopWithMFMAs) {
+  const char *assembly = R"(	.protected	k                       ; -- Begin function k
+k:
+	s_mov_b32 s0, 0
+.LBB0_1:                                ; outer loop without MFMAs
+	v_add_u32_e32 v1, 1, v1
+	s_cbranch_scc1 .LBB0_1
+	s_branch .LBB0_3
+.LBB0_2:                                ;   in Loop: Header=BB0_3 Depth=1
+	v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]
+	v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[4:5], a[16:31]   ; second
+	s_cbranch_scc1 .LBB0_4
+.LBB0_3:                                ; =>This Inner Loop Header: Depth=1
+	buffer_load_dwordx4 v[6:9], v10, s[8:11], 0 offen
+	s_cbranch_execz .LBB0_2
+	s_branch .LBB0_2
+.LBB0_4:
+	s_endpgm
+                                        ; -- End function
+)";
+  std::vector<MFMALoop> loops = findMFMALoops(assembly);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].kernel, "k");
+  EXPECT_EQ(loops[0].label, ".LBB0_2");
+  EXPECT_EQ(loops[0].instructions.size(), 6u);
+  EXPECT_EQ(loops[0].mfmaCount, 2u);
+  ASSERT_EQ(loops[0].mfmas.size(), 1u);
+  EXPECT_EQ(loops[0].mfmas[0].first, "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(loops[0].bufferLoadsRewritten, 1u);
+  EXPECT_EQ(loops[0].forMCA(), "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+                               "v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[4:5], a[16:31]\n"
+                               "s_cbranch_scc1 .LBB0_4\n"
+                               "global_load_dwordx4 v[6:9], v[0:1], off\n"
+                               "s_cbranch_execz .LBB0_2\n"
+                               "s_branch .LBB0_2\n");
+}

@@ -1,0 +1,39 @@
+//===- LoopEstimate.h - What a GEMM's K loop is worth, statically -----------===//
+//
+// From the K loop the compiler produced (ISAInfo.h's MFMALoop) and its cycles per iteration under LLVM's MCA: the
+// MFMA busy fraction (MFMA passes / cycles; MCA counts one pass, 4 clocks, as one cycle) and an estimate of the
+// TFLOP/s at the target's clock, with what bounds it: MFMA issue of one wave per SIMD as MCA models it, or global
+// memory (the block's arithmetic intensity against the HBM bandwidth, as if no load hit a cache).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LOOPESTIMATE_H
+#define TILEC_LOOPESTIMATE_H
+
+#include "IR.h"
+#include "ISAInfo.h"
+#include <optional>
+
+namespace tilec {
+
+struct LoopEstimate {
+  double cyclesPerIteration = 0; ///< MCA cycles (one MFMA pass = 4 clocks = 1 cycle)
+  unsigned mfmaPasses = 0;       ///< per iteration, from the MFMA table
+  double busy = 0;               ///< mfmaPasses / cyclesPerIteration
+  double flopsPerWaveIteration = 0;
+  double peakTflops = 0;         ///< the GPU's peak at this MFMA's rate: every SIMD issuing it back to back
+  double mfmaBoundTflops = 0;    ///< one wave per SIMD running this loop
+  double workgroupFlopsPerIteration = 0, workgroupBytesPerIteration = 0; ///< A and B tiles loaded per K step
+  double intensity = 0;          ///< flops per byte loaded from global memory
+  double memoryBoundTflops = 0;  ///< intensity x HBM bandwidth
+  double estimateTflops = 0;     ///< the smaller bound
+  const char *bound = "";        ///< "MFMA issue" or "global memory"
+  std::string unknownMFMA;       ///< an MFMA mnemonic the table lacks (then no estimate)
+};
+
+/// The estimate for `loop` of `kernel` on `target`; nullopt when the kernel has no K loop in the IR.
+std::optional<LoopEstimate> estimateLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
+                                         double cyclesPerIteration);
+
+} // namespace tilec
+
+#endif
