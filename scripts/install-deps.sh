@@ -7,6 +7,7 @@ packages=(
   llvm-19-dev llvm-19-tools               # LLVM Support (SourceMgr, cl, JSON); lit and FileCheck
   clang-19 clang-tools-19 lld-19          # compiles the emitted HIP for gfx942 in the ISA tests
   libclang-cpp19-dev libclang-19-dev      # Clang's libraries: tilec's in-process device compiler (--emit=asm, --verify)
+  liblld-19-dev                           # lld's ELF linker: --emit=obj links a code object (.hsaco) in process
   libclang-rt-19-dev                      # compiler-rt builtins (f32 -> bf16) for emulator builds
   libamdhip64-dev                         # HIP headers and runtime for the host launchers
   libgtest-dev googletest libbenchmark-dev

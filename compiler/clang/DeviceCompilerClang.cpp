@@ -25,11 +25,18 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/TargetParser.h"
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+
+#ifdef TILEC_WITH_LLD
+#include "lld/Common/Driver.h"
+LLD_HAS_DRIVER(elf)
+#endif
 
 namespace {
 
@@ -56,6 +63,46 @@ void initializeAMDGPU() {
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
   });
+}
+
+/// Links a relocatable AMDGPU object into a code object (.hsaco) with lld's ELF linker, as clang's HIP driver does
+/// (`ld.lld -shared --no-undefined`). lld reads and writes files, so the object goes through a temporary directory.
+bool linkCodeObject(std::string &object, std::string &messages) {
+#ifndef TILEC_WITH_LLD
+  messages += "tilec: this tilec-clang was built without lld (liblld-19-dev); --emit=obj gives the relocatable object\n";
+  return true;
+#else
+  // lld keeps global state between links; one at a time.
+  static std::mutex oneAtATime;
+  std::lock_guard<std::mutex> lock(oneAtATime);
+  llvm::SmallString<128> input, output;
+  if (llvm::sys::fs::createTemporaryFile("tilec-device", "o", input) ||
+      llvm::sys::fs::createTemporaryFile("tilec-device", "hsaco", output)) {
+    messages += "tilec: cannot create a temporary file for lld\n";
+    return false;
+  }
+  bool ok = false;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(input, ec);
+    file << object;
+  }
+  std::string linkMessages;
+  llvm::raw_string_ostream linkStream(linkMessages);
+  const char *args[] = {"ld.lld", "-shared", "--no-undefined", input.c_str(), "-o", output.c_str()};
+  lld::Result result = lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
+  if (result.retCode == 0) {
+    if (auto linked = llvm::MemoryBuffer::getFile(output, /*IsText=*/false)) {
+      object = (*linked)->getBuffer().str();
+      ok = true;
+    }
+  }
+  linkStream.flush();
+  messages += linkMessages;
+  llvm::sys::fs::remove(input);
+  llvm::sys::fs::remove(output);
+  return ok;
+#endif
 }
 
 int compile(const tilec_device_request &request, std::string &output, std::string &messages) {
@@ -118,6 +165,7 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   messageStream.flush();
   messages = stripMemoryRoot(messages);
   output.assign(bytes.data(), bytes.size());
+  if (ok && request.object) ok = linkCodeObject(output, messages);
   return ok ? 0 : 1;
 }
 
