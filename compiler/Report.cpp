@@ -1,6 +1,7 @@
 //===- Report.cpp - The report in text and JSON -----------------------------===//
 #include "Report.h"
 
+#include "LDSBanks.h"
 #include "LayoutPrinter.h"
 #include "ResourceModel.h"
 #include "llvm/ADT/STLExtras.h"
@@ -228,6 +229,26 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
   }
 }
 
+/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h).
+static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStream &json) {
+  json.attributeArray("lds_accesses", [&] {
+    for (const LdsAccessCost &c : ldsAccessCosts(k, t)) {
+      json.object([&] {
+        json.attribute("buffer", c.buffer->name);
+        json.attribute("what", c.what);
+        json.attribute("kind", c.write ? "write" : "read");
+        json.attribute("instruction", ldsInstructionName(c.write, c.bytes));
+        json.attribute("bytes", c.bytes);
+        json.attribute("instructions_per_wave", c.instructions);
+        json.attribute("cycles_per_wave", c.cycles);
+        json.attribute("ideal_cycles_per_wave", c.ideal);
+        json.attribute("worst_ways", c.worst.ways);
+        json.attribute("phase_rule_measured", c.worst.rule->measured);
+      });
+    }
+  });
+}
+
 void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
   const Target &t = *m.target;
   llvm::json::OStream json(os, 2);
@@ -275,6 +296,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               });
             }
           });
+          writeLdsBanks(*k, t, json);
         });
       }
     });
