@@ -268,7 +268,7 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
     std::string message = formatv(
         "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at (stored row * "
         "{7} + stored column) x {8} B; in phase {9} (lanes {10}) lanes {11} need {12} distinct dwords of bank {13} of {14} "
-        "(dword % {14}), bytes {15}: a {12}-way conflict{16}. Per wave that statement takes {17} LDS cycles where "
+        "(dword % {14}), bytes {15}: {28} {12}-way conflict{16}. Per wave that statement takes {17} LDS cycles where "
         "{18} would do, and all accesses of {0} take {19} (ideal {20}); pad {21} (rows of {22} + {21} = {23} {24}) "
         "{25}: {26} cycles (ideal {27})",
         b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
@@ -276,7 +276,8 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
         laneRanges(w.rule->phases[w.worstPhase]), lanes, w.ways, w.worstBank, w.rule->banks, bytes,
         w.rule->measured ? "" : " (these phases are inferred, not measured: docs/performance.md)", worst->cycles,
         worst->ideal, cycles, ideal, bestPad, b.storedCols(), b.storedCols() + bestPad, name(b.dtype),
-        bestCycles == bestIdeal ? "avoids it" : "reduces it", bestCycles, bestIdeal);
+        bestCycles == bestIdeal ? "avoids it" : "reduces it", bestCycles, bestIdeal,
+        w.ways == 8 || w.ways == 11 || w.ways == 18 ? "an" : "a");
     diags.warning(b.padLoc ? *b.padLoc : b.loc, message);
   }
 }
