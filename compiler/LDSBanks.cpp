@@ -96,6 +96,7 @@ LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &tar
   Accumulator acc{target, {}};
   acc.out.buffer = &b;
   acc.out.write = true;
+  acc.out.tile = w.src;
   acc.out.what = formatv("lds {0} = {1}", b.name, w.src->name).str();
   acc.out.loc = w.loc;
   acc.out.bytes = chunk * size;

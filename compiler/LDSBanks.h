@@ -52,6 +52,7 @@ std::optional<BankCost> ldsBankCost(const Target &target, const LdsLaneAccess &a
 struct LdsAccessCost {
   const ir::LdsBuffer *buffer = nullptr;
   bool write = false;
+  const ir::Tile *tile = nullptr; ///< the tile a write stores
   std::string what;          ///< e.g. "lds sA = a" or "fragment reads of sA (A of v_mfma_f32_32x32x8_f16)"
   llvm::SMRange loc;         ///< the statement
   unsigned bytes = 0;        ///< per lane and instruction

@@ -237,6 +237,7 @@ static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStr
         json.attribute("buffer", c.buffer->name);
         json.attribute("what", c.what);
         json.attribute("kind", c.write ? "write" : "read");
+        if (c.tile) json.attribute("tile", c.tile->name);
         json.attribute("instruction", ldsInstructionName(c.write, c.bytes));
         json.attribute("bytes", c.bytes);
         json.attribute("instructions_per_wave", c.instructions);
