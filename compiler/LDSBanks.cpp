@@ -4,7 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
-#include <map>
+#include <tuple>
 
 using namespace tilec;
 using llvm::formatv;
@@ -15,23 +15,40 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
   BankCost cost;
   cost.rule = rule;
   const unsigned bankBytes = target.ldsBankBytes;
+  struct Use {
+    unsigned bank;
+    uint64_t dword;
+    unsigned bytes; ///< mask of the dword's bytes the lane touches: lanes sharing all of them share the dword
+    unsigned lane;
+    uint64_t addr;
+    bool operator<(const Use &o) const {
+      return std::tie(bank, dword, bytes, lane) < std::tie(o.bank, o.dword, o.bytes, o.lane);
+    }
+  };
+  std::vector<Use> uses;
   for (unsigned p = 0; p < rule->phases.size(); ++p) {
-    // bank -> (dword, bytes of it) -> first lane and its address
-    std::map<unsigned, std::map<std::pair<uint64_t, unsigned>, std::pair<unsigned, uint64_t>>> banks;
+    uses.clear();
     for (unsigned lane = 0; lane < access.addr.size() && lane < 64; ++lane) {
       if (!(rule->phases[p] >> lane & 1) || !access.addr[lane]) continue;
       uint64_t a = *access.addr[lane];
       for (uint64_t d = a / bankBytes; d <= (a + access.bytes - 1) / bankBytes; ++d) {
-        // The bytes of dword d this lane touches, as a mask: lanes that share all of them share the dword.
         uint64_t lo = std::max(a, d * bankBytes), hi = std::min(a + access.bytes, (d + 1) * bankBytes);
         unsigned mask = ((1u << (hi - lo)) - 1) << (lo - d * bankBytes);
-        banks[d % rule->banks].try_emplace({d, mask}, lane, a);
+        uses.push_back({unsigned(d % rule->banks), d, mask, lane, a});
       }
     }
-    if (banks.empty()) continue;
+    if (uses.empty()) continue;
+    // Sorted by bank, then dword and bytes: the distinct (dword, bytes) of each bank are its cycles in this phase.
+    llvm::sort(uses);
     unsigned worst = 0, worstBank = 0;
-    for (auto &[bank, dwords] : banks)
-      if (dwords.size() > worst) worst = dwords.size(), worstBank = bank;
+    for (size_t i = 0; i < uses.size();) {
+      size_t j = i;
+      unsigned distinct = 0;
+      for (; j < uses.size() && uses[j].bank == uses[i].bank; ++j)
+        if (j == i || uses[j].dword != uses[j - 1].dword || uses[j].bytes != uses[j - 1].bytes) ++distinct;
+      if (distinct > worst) worst = distinct, worstBank = uses[i].bank;
+      i = j;
+    }
     cost.cycles += worst;
     cost.ideal += 1;
     if (worst > cost.ways) {
@@ -39,7 +56,11 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
       cost.worstPhase = p;
       cost.worstBank = worstBank;
       cost.worstLanes.clear();
-      for (auto &[dword, first] : banks[worstBank]) cost.worstLanes.push_back(first);
+      for (size_t i = 0; i < uses.size(); ++i)
+        if (uses[i].bank == worstBank &&
+            (cost.worstLanes.empty() || uses[i].dword != uses[i - 1].dword || uses[i].bytes != uses[i - 1].bytes ||
+             uses[i - 1].bank != worstBank))
+          cost.worstLanes.push_back({uses[i].lane, uses[i].addr});
       llvm::sort(cost.worstLanes);
     }
   }
@@ -151,16 +172,18 @@ LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Tar
 }
 
 void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &target, const std::vector<unsigned> *pads,
-             std::vector<LdsAccessCost> &out) {
+             const ir::LdsBuffer *only, std::vector<LdsAccessCost> &out) {
   for (const ir::StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
-      collect(f->body, kernel, target, pads, out);
+      collect(f->body, kernel, target, pads, only, out);
     } else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) {
+      if (only && w->dst != only) continue;
       LdsAccessCost c = writeCost(*w, pitchOf(kernel, *w->dst, pads), target);
       if (c.worst.rule) out.push_back(std::move(c));
     } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
       if (!m->acc || !m->acc->instr) continue;
       for (bool isA : {true, false}) {
+        if (only && (isA ? m->a : m->b) != only) continue;
         LdsAccessCost c = fragmentCost(*m, isA, pitchOf(kernel, isA ? *m->a : *m->b, pads), target);
         if (c.worst.rule) out.push_back(std::move(c));
       }
@@ -171,9 +194,9 @@ void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &targe
 } // namespace
 
 std::vector<LdsAccessCost> tilec::ldsAccessCosts(const ir::Kernel &kernel, const Target &target,
-                                                 const std::vector<unsigned> *pads) {
+                                                 const std::vector<unsigned> *pads, const ir::LdsBuffer *only) {
   std::vector<LdsAccessCost> out;
-  collect(kernel.body, kernel, target, pads, out);
+  collect(kernel.body, kernel, target, pads, only, out);
   return out;
 }
 
@@ -201,8 +224,8 @@ std::string laneRanges(uint64_t mask) {
 std::pair<unsigned, unsigned> bufferCycles(const ir::Kernel &kernel, const Target &target, unsigned index,
                                            const std::vector<unsigned> &pads) {
   unsigned cycles = 0, ideal = 0;
-  for (const LdsAccessCost &c : ldsAccessCosts(kernel, target, &pads))
-    if (c.buffer == kernel.ldsBuffers[index].get()) cycles += c.cycles, ideal += c.ideal;
+  for (const LdsAccessCost &c : ldsAccessCosts(kernel, target, &pads, kernel.ldsBuffers[index].get()))
+    cycles += c.cycles, ideal += c.ideal;
   return {cycles, ideal};
 }
 

@@ -65,9 +65,11 @@ struct LdsAccessCost {
 };
 
 /// Every LDS write and fragment read of `kernel`, with `pads` (one per kernel.ldsBuffers entry, in order) in place of
-/// the declared pads when given. Accesses whose width the target table lacks are left out.
+/// the declared pads when given, only those of buffer `only` when given. Accesses whose width the target table lacks
+/// are left out.
 std::vector<LdsAccessCost> ldsAccessCosts(const ir::Kernel &kernel, const Target &target,
-                                          const std::vector<unsigned> *pads = nullptr);
+                                          const std::vector<unsigned> *pads = nullptr,
+                                          const ir::LdsBuffer *only = nullptr);
 
 /// "ds_write_b64" etc.: the instruction of one lane moving `bytes` (what tilec asks for; clang may pair two of them
 /// into ds_read2_b64 / ds_write2_b64).
