@@ -187,45 +187,18 @@ std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans
   return listed(parts);
 }
 
-void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
-  const Target &t = *m.target;
-  os << formatv("tilec report: {0} for {1} ({2}, {3})\n", fileName, t.name, t.product, t.family);
-  for (const auto &k : m.kernels) {
-    os << formatv("\nkernel {0}\n", k->name);
-    os << formatv("  workgroup {0} threads = {0} / {1} = {2} waves\n", k->workgroupSize, t.waveSize, k->waves(t));
-    const ir::Tensor &g = *k->gridTensor;
-    os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}) workgroups (x = column blocks, y = row blocks)\n",
-                  g.name, extentText(g.cols), k->gridTileCols, extentText(g.rows), k->gridTileRows);
-    os << "  launcher: " << launcherSignature(*k) << "\n";
-    for (const auto &tile : k->tiles) {
-      os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
-                    tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
-      describeDistribution(*tile, t, 4, os);
-    }
-    std::vector<AccessPlan> plans = planAccesses(*k);
-    if (!plans.empty()) os << "  memory:\n";
-    for (const AccessPlan &p : plans) os << "    " << accessText(*k, p);
-    ResourceEstimate e = estimateResources(*k, t);
-    os << "  resources (estimated before code generation):\n";
-    printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
-    printItems("AGPRs per lane", e.agprs, e.agprItems, os);
-    printItems("SGPRs per wave", e.sgprs, e.sgprItems, os);
-    printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
-    os << "  occupancy on " << t.name << ":\n";
-    printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
-    if (hasUnalignedVariant(plans)) {
-      ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
-      Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
-      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
-      // Elements of 32 bits or more fill a register each, packed or not: their element paths cost nothing extra.
-      std::string extra = u.archVgprs == e.archVgprs
-                              ? "no more: every element of its element paths fills a whole register anyway"
-                              : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
-      std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
-                                                      : formatv("limited by {0}", limiterName(uo.limiter)).str();
-      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}\n", u.archVgprs, extra,
-                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit);
-    }
+/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
+static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
+  std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
+  if (costs.empty()) return;
+  os << formatv("  LDS banks of {0} (LDS cycles per wave; ideal: one per phase):\n", t.name);
+  for (const LdsAccessCost &c : costs) {
+    std::string verdict = c.conflictFree()
+                              ? std::string("conflict-free")
+                              : formatv("up to {0}-way conflicts{1}", c.worst.ways,
+                                        c.worst.rule->measured ? "" : " (phases inferred)").str();
+    os << formatv("    {0}: {1} x {2} per wave, {3} cycles (ideal {4}), {5}\n", c.what, c.instructions,
+                  ldsInstructionName(c.write, c.bytes), c.cycles, c.ideal, verdict);
   }
 }
 
@@ -248,6 +221,49 @@ static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStr
       });
     }
   });
+}
+
+void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
+  const Target &t = *m.target;
+  os << formatv("tilec report: {0} for {1} ({2}, {3})\n", fileName, t.name, t.product, t.family);
+  for (const auto &k : m.kernels) {
+    os << formatv("\nkernel {0}\n", k->name);
+    os << formatv("  workgroup {0} threads = {0} / {1} = {2} waves\n", k->workgroupSize, t.waveSize, k->waves(t));
+    const ir::Tensor &g = *k->gridTensor;
+    os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}) workgroups (x = column blocks, y = row blocks)\n",
+                  g.name, extentText(g.cols), k->gridTileCols, extentText(g.rows), k->gridTileRows);
+    os << "  launcher: " << launcherSignature(*k) << "\n";
+    for (const auto &tile : k->tiles) {
+      os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
+                    tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
+      describeDistribution(*tile, t, 4, os);
+    }
+    std::vector<AccessPlan> plans = planAccesses(*k);
+    if (!plans.empty()) os << "  memory:\n";
+    for (const AccessPlan &p : plans) os << "    " << accessText(*k, p);
+    printLdsBanks(*k, t, os);
+    ResourceEstimate e = estimateResources(*k, t);
+    os << "  resources (estimated before code generation):\n";
+    printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
+    printItems("AGPRs per lane", e.agprs, e.agprItems, os);
+    printItems("SGPRs per wave", e.sgprs, e.sgprItems, os);
+    printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
+    os << "  occupancy on " << t.name << ":\n";
+    printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
+    if (hasUnalignedVariant(plans)) {
+      ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
+      Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
+      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
+      // Elements of 32 bits or more fill a register each, packed or not: their element paths cost nothing extra.
+      std::string extra = u.archVgprs == e.archVgprs
+                              ? "no more: every element of its element paths fills a whole register anyway"
+                              : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
+      std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
+                                                      : formatv("limited by {0}", limiterName(uo.limiter)).str();
+      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}\n", u.archVgprs, extra,
+                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit);
+    }
+  }
 }
 
 void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
