@@ -73,6 +73,49 @@ std::string tilec::ldsInstructionName(bool write, unsigned bytes) {
   return op + std::to_string(bytes * 8);
 }
 
+std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsigned pitch, unsigned wave) {
+  const Layout &l = w.src->layout;
+  const ir::LdsBuffer &b = *w.dst;
+  unsigned size = sizeOf(b.dtype);
+  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; one element at a
+  // time into a transposed buffer.
+  unsigned chunk = b.transposed ? 1 : l.vec;
+  while (chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
+  unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
+  std::vector<LdsLaneAccess> out;
+  for (unsigned i = 0; i < l.rowsPerLane; ++i)
+    for (unsigned part = 0; part < perAccess; ++part) {
+      LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
+      for (unsigned lane = 0; lane < l.waveSize; ++lane) {
+        uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
+        uint64_t element = b.transposed ? (col + part) * pitch + row : row * pitch + col + part * chunk;
+        a.addr[lane] = element * size;
+      }
+      out.push_back(std::move(a));
+    }
+  return out;
+}
+
+std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA, unsigned pitch, unsigned wave,
+                                                      unsigned waveSize) {
+  const ir::AccTile &acc = *m.acc;
+  const MFMAInstr &ins = *acc.instr;
+  const ir::LdsBuffer &b = isA ? *m.a : *m.b;
+  unsigned size = sizeOf(b.dtype), blocks = isA ? acc.blocksY() : acc.blocksX(), side = isA ? ins.m : ins.n;
+  unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
+  std::vector<LdsLaneAccess> out;
+  for (unsigned kk = 0; kk < m.k; kk += ins.k)
+    for (unsigned block = 0; block < blocks; ++block) {
+      LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(waveSize)};
+      for (unsigned lane = 0; lane < waveSize; ++lane) {
+        uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m) * ins.kPerLane;
+        a.addr[lane] = (row * pitch + k) * size;
+      }
+      out.push_back(std::move(a));
+    }
+  return out;
+}
+
 namespace {
 
 /// The costs of one statement's instructions, accumulated wave by wave.
@@ -111,61 +154,36 @@ unsigned pitchOf(const ir::Kernel &kernel, const ir::LdsBuffer &b, const std::ve
 LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &target) {
   const Layout &l = w.src->layout;
   const ir::LdsBuffer &b = *w.dst;
-  unsigned size = sizeOf(b.dtype);
-  unsigned chunk = b.transposed ? 1 : l.vec;
-  while (chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
   Accumulator acc{target, {}};
   acc.out.buffer = &b;
   acc.out.write = true;
   acc.out.tile = w.src;
   acc.out.what = formatv("lds {0} = {1}", b.name, w.src->name).str();
   acc.out.loc = w.loc;
-  acc.out.bytes = chunk * size;
   acc.out.pitch = pitch;
-  unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
-  acc.out.instructions = l.rowsPerLane * perAccess;
   for (unsigned wave = 0; wave < l.waves; ++wave) {
-    for (unsigned i = 0; i < l.rowsPerLane; ++i)
-      for (unsigned part = 0; part < perAccess; ++part) {
-        LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
-        for (unsigned lane = 0; lane < l.waveSize; ++lane) {
-          uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
-          uint64_t element = b.transposed ? (col + part) * pitch + row : row * pitch + col + part * chunk;
-          a.addr[lane] = element * size;
-        }
-        acc.add(wave, a);
-      }
+    std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, pitch, wave);
+    acc.out.instructions = instrs.size();
+    acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
     acc.endWave();
   }
   return acc.out;
 }
 
-/// The fragment reads of one operand of `acc += mma(a, b)`: per K step of the instruction and per block row (A) or
-/// column (B), lane l reads kPerLane values of row origin + block * m + l % m from K = kk + (l / m) * kPerLane.
 LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Target &target) {
   const ir::AccTile &acc = *m.acc;
-  const MFMAInstr &ins = *acc.instr;
   const ir::LdsBuffer &b = isA ? *m.a : *m.b;
-  unsigned size = sizeOf(b.dtype), blocks = isA ? acc.blocksY() : acc.blocksX(), side = isA ? ins.m : ins.n;
   Accumulator sum{target, {}};
   sum.out.buffer = &b;
-  sum.out.what = formatv("fragment reads of {0} ({1} of {2})", b.name, isA ? "A" : "B", ins.name).str();
+  sum.out.what = formatv("fragment reads of {0} ({1} of {2})", b.name, isA ? "A" : "B", acc.instr->name).str();
   sum.out.loc = m.loc;
-  sum.out.bytes = ins.kPerLane * size;
   sum.out.pitch = pitch;
-  sum.out.instructions = (m.k / ins.k) * blocks;
-  unsigned waves = acc.wavesY * acc.wavesX, lanes = target.waveSize;
-  for (unsigned wave = 0; wave < waves; ++wave) {
-    unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
-    for (unsigned kk = 0; kk < m.k; kk += ins.k)
-      for (unsigned block = 0; block < blocks; ++block) {
-        LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(lanes)};
-        for (unsigned lane = 0; lane < lanes; ++lane) {
-          uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m) * ins.kPerLane;
-          a.addr[lane] = (row * pitch + k) * size;
-        }
-        sum.add(wave, a);
-      }
+  for (unsigned wave = 0; wave < acc.wavesY * acc.wavesX; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsFragmentAccesses(m, isA, pitch, wave, target.waveSize);
+    sum.out.instructions = instrs.size();
+    sum.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    for (const LdsLaneAccess &a : instrs) sum.add(wave, a);
     sum.endWave();
   }
   return sum.out;

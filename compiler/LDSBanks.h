@@ -48,6 +48,16 @@ struct BankCost {
 /// the target has no phases for this width.
 std::optional<BankCost> ldsBankCost(const Target &target, const LdsLaneAccess &access);
 
+/// The LDS writes tilec emits for `lds = tile` in wave `wave`, in program order, with byte addresses inside the buffer
+/// (rows of `pitch` elements): per access of the tile the widest chunk whose address stays aligned from row to row
+/// (row * pitch + column), element by element into a transposed buffer ((column + e) * pitch + row).
+std::vector<LdsLaneAccess> ldsWriteAccesses(const ir::LdsWrite &write, unsigned pitch, unsigned wave);
+/// The fragment reads of operand A (isA) or B of `mma` in wave `wave`: per K step of the instruction and per block row
+/// (A) or column (B), lane l reads kPerLane values of stored row origin + block * m + l % m at K = kk + (l / m) *
+/// kPerLane, the wave's origin being its part of the accumulator.
+std::vector<LdsLaneAccess> ldsFragmentAccesses(const ir::MMA &mma, bool isA, unsigned pitch, unsigned wave,
+                                               unsigned waveSize);
+
 /// One kind of LDS instruction that tilec emits for a statement, costed over every wave.
 struct LdsAccessCost {
   const ir::LdsBuffer *buffer = nullptr;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "LDSBanks.h"
 #include <functional>
+#include <set>
 #include <gtest/gtest.h>
 
 using namespace tilec;
@@ -176,4 +177,113 @@ TEST(LDSBanksTest, InstructionNames) {
   EXPECT_EQ(ldsInstructionName(false, 2), "ds_read_u16");
   EXPECT_EQ(ldsInstructionName(true, 2), "ds_write_b16");
   EXPECT_EQ(ldsInstructionName(true, 16), "ds_write_b128");
+}
+
+//===--- The lane addresses tilec's accesses use, against the layout and MFMA formulas ---===//
+//
+// The bank figures are only as good as the addresses: each write must put the element a lane holds (Layout::coord) at
+// its stored place, and each fragment read must fetch what the MFMA lane layout (laneOfA / laneOfB) wants of that lane.
+
+namespace {
+
+ir::Tile tile(const char *name, unsigned rows, unsigned cols, Pattern pattern) {
+  LayoutRequest r;
+  r.pattern = pattern;
+  r.rows = rows;
+  r.cols = cols;
+  r.elemBytes = 2;
+  r.dtypeName = "f16";
+  r.threads = 256;
+  r.vec = 8;
+  std::vector<LayoutProblem> problems;
+  std::optional<Layout> l = solveLayout(r, problems);
+  EXPECT_TRUE(l.has_value());
+  return ir::Tile{name, DType::F16, l.value_or(Layout{}), {}};
+}
+
+ir::LdsBuffer buffer(const char *name, unsigned rows, unsigned cols, unsigned pad, bool transposed) {
+  ir::LdsBuffer b;
+  b.name = name;
+  b.dtype = DType::F16;
+  b.rows = rows;
+  b.cols = cols;
+  b.pad = pad;
+  b.transposed = transposed;
+  return b;
+}
+
+/// Checks that the writes of `t` into `b` put every element of the tile once, at (stored row * pitch + stored column).
+void checkWrites(const ir::Tile &t, const ir::LdsBuffer &b, unsigned elemsPerInstr) {
+  ir::LdsWrite w({});
+  w.dst = &b;
+  w.src = &t;
+  const Layout &l = t.layout;
+  std::set<uint64_t> seen;
+  for (unsigned wave = 0; wave < l.waves; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, b.pitch(), wave);
+    ASSERT_EQ(instrs.size(), l.rowsPerLane * l.vec / elemsPerInstr);
+    for (unsigned n = 0; n < instrs.size(); ++n) {
+      unsigned perAccess = l.vec / elemsPerInstr, access = n / perAccess, first = (n % perAccess) * elemsPerInstr;
+      ASSERT_EQ(instrs[n].bytes, elemsPerInstr * 2);
+      for (unsigned lane = 0; lane < 64; ++lane)
+        for (unsigned e = 0; e < elemsPerInstr; ++e) {
+          Layout::Coord c = l.coord(wave * 64 + lane, access, first + e);
+          uint64_t want = b.transposed ? (uint64_t(c.col) * b.pitch() + c.row) * 2 : (uint64_t(c.row) * b.pitch() + c.col) * 2;
+          // Element e of a chunk is e elements after the lane's address (chunks are consecutive in a stored row).
+          ASSERT_EQ(*instrs[n].addr[lane] + e * 2, want) << "wave " << wave << " instr " << n << " lane " << lane;
+          EXPECT_TRUE(seen.insert(want).second);
+        }
+    }
+  }
+  EXPECT_EQ(seen.size(), uint64_t(t.rows()) * t.cols());
+}
+
+} // namespace
+
+// gemm_f16's sA = a: rows of 36 f16 (72 B) keep 8-byte chunks aligned: two 4-element writes per 8-element access.
+TEST(LDSBanksTest, WriteAddressesPutEachElementInPlace) {
+  ir::Tile a = tile("a", 128, 32, Pattern::WarpRaked);
+  checkWrites(a, buffer("sA", 128, 32, 4, false), 4);
+  // With rows of 40 f16 (80 B) the whole 16-byte vector is one write.
+  checkWrites(a, buffer("sA", 128, 32, 8, false), 8);
+}
+
+// gemm_f16's sB = b: B is K x N, stored transposed ([N][K + pad]) one element at a time.
+TEST(LDSBanksTest, TransposedWriteAddresses) {
+  checkWrites(tile("b", 32, 128, Pattern::WarpRaked), buffer("sB", 32, 128, 4, true), 1);
+}
+
+// gemm_f16's fragment reads (v_mfma_f32_32x32x8_f16, waves [2, 2], K = 32): for every element of every block and K
+// step, the lane laneOfA / laneOfB assigns it to reads it at (stored row * pitch + K) * 2 + its position * 2.
+TEST(LDSBanksTest, FragmentAddressesMatchTheMFMALayout) {
+  const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x8_f16");
+  ir::LdsBuffer sA = buffer("sA", 128, 32, 4, false), sB = buffer("sB", 32, 128, 4, true);
+  ir::AccTile c;
+  c.name = "c";
+  c.dtype = DType::F32;
+  c.rows = c.cols = 128;
+  c.instr = &ins;
+  c.wavesY = c.wavesX = 2;
+  ir::MMA m({});
+  m.acc = &c;
+  m.a = &sA;
+  m.b = &sB;
+  m.k = 32;
+  for (bool isA : {true, false})
+    for (unsigned wave = 0; wave < 4; ++wave) {
+      std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, isA, 36, wave, 64);
+      ASSERT_EQ(reads.size(), 4u * 2u); // K steps x blocks
+      unsigned origin = isA ? (wave / 2) * 64 : (wave % 2) * 64;
+      for (unsigned kk = 0; kk < 4; ++kk)
+        for (unsigned block = 0; block < 2; ++block) {
+          const LdsLaneAccess &r = reads[kk * 2 + block];
+          EXPECT_EQ(r.bytes, 8u);
+          for (unsigned i = 0; i < 32; ++i) // row of A (column of B) inside the block
+            for (unsigned k = 0; k < 8; ++k) {
+              LaneSlot s = isA ? laneOfA(ins, i, k) : laneOfB(ins, k, i);
+              uint64_t want = (uint64_t(origin + block * 32 + i) * 36 + kk * 8 + k) * 2;
+              ASSERT_EQ(*r.addr[s.lane] + s.elem * 2, want) << (isA ? "A" : "B") << " wave " << wave;
+            }
+        }
+    }
 }
