@@ -186,8 +186,11 @@ def bench_examples(args, passes):
             continue
         target = example_target(path)
         if target != "gfx942":
+            # No assembly, but tilec's bank model needs none.
+            report = json.loads(run([args.tilec, path, "--emit=report", "--format=json"]))
             skipped.append({"example": name, "target": target,
-                            "why": f"not measurable here: no {target} llvm-mca (LLVM 19 knows gfx942 only)"})
+                            "why": f"not measurable here: no {target} llvm-mca (LLVM 19 knows gfx942 only)",
+                            "lds_banks": bank_figures(report["kernels"][0]) if report["kernels"] else []})
             continue
         with tempfile.TemporaryDirectory() as tmp:
             hip, asm = os.path.join(tmp, "k.hip"), os.path.join(tmp, "k.s")
@@ -209,6 +212,12 @@ def bench_examples(args, passes):
     return rows, skipped
 
 
+def banks_text(banks):
+    return "; ".join(f"{b['access']} {b['instruction']} {b['cycles']}/{b['ideal']}"
+                     + ("" if b["ratio"] == 1 else f" ({b['worst_ways']}-way{'' if b['measured_phases'] else ', inferred'})")
+                     for b in banks)
+
+
 def print_table(rows, skipped, out):
     head = ("kernel", "instrs", "mfma", "non/16", "cycles", "busy", "gload", "bar", "exec")
     print(f"{head[0]:<26} {head[1]:>6} {head[2]:>4} {head[3]:>6} {head[4]:>7} {head[5]:>5} {head[6]:>7} "
@@ -222,13 +231,12 @@ def print_table(rows, skipped, out):
               f"{cycles:>7} {busy:>5} {gload:>7} {r['barriers']:>3} {r['exec_branches']:>4}  "
               + ", ".join(f"{k} x{v}" for k, v in r["lds"].items()), file=out)
         if r.get("lds_banks"):
-            print(" " * 28 + "banks: " + "; ".join(
-                f"{b['access']} {b['instruction']} {b['cycles']}/{b['ideal']}"
-                + ("" if b["ratio"] == 1 else f" ({b['worst_ways']}-way{'' if b['measured_phases'] else ', inferred'})")
-                for b in r["lds_banks"]), file=out)
+            print(" " * 28 + "banks: " + banks_text(r["lds_banks"]), file=out)
         print(" " * 28 + f"loop: {r['loop']}", file=out)
     for s in skipped:
         print(f"{s['example']}: {s['why']}", file=out)
+        if s.get("lds_banks"):
+            print(" " * 28 + "banks: " + banks_text(s["lds_banks"]), file=out)
 
 
 def main():
