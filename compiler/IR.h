@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,7 @@ struct LdsBuffer {
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
   SMRange loc;
+  std::optional<SMRange> padLoc; ///< the `pad` literal, when the declaration has one
   unsigned storedRows() const { return transposed ? cols : rows; }
   unsigned storedCols() const { return transposed ? rows : cols; }
   unsigned pitch() const { return storedCols() + pad; }

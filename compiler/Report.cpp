@@ -1,6 +1,7 @@
 //===- Report.cpp - The report in text and JSON -----------------------------===//
 #include "Report.h"
 
+#include "LDSBanks.h"
 #include "LayoutPrinter.h"
 #include "ResourceModel.h"
 #include "llvm/ADT/STLExtras.h"
@@ -186,6 +187,42 @@ std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans
   return listed(parts);
 }
 
+/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
+static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
+  std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
+  if (costs.empty()) return;
+  os << formatv("  LDS banks of {0} (LDS cycles per wave; ideal: one per phase):\n", t.name);
+  for (const LdsAccessCost &c : costs) {
+    std::string verdict = c.conflictFree()
+                              ? std::string("conflict-free")
+                              : formatv("up to {0}-way conflicts{1}", c.worst.ways,
+                                        c.worst.rule->measured ? "" : " (phases inferred)").str();
+    os << formatv("    {0}: {1} x {2} per wave, {3} cycles (ideal {4}), {5}\n", c.what, c.instructions,
+                  ldsInstructionName(c.write, c.bytes), c.cycles, c.ideal, verdict);
+  }
+}
+
+/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h).
+static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStream &json) {
+  json.attributeArray("lds_accesses", [&] {
+    for (const LdsAccessCost &c : ldsAccessCosts(k, t)) {
+      json.object([&] {
+        json.attribute("buffer", c.buffer->name);
+        json.attribute("what", c.what);
+        json.attribute("kind", c.write ? "write" : "read");
+        if (c.tile) json.attribute("tile", c.tile->name);
+        json.attribute("instruction", ldsInstructionName(c.write, c.bytes));
+        json.attribute("bytes", c.bytes);
+        json.attribute("instructions_per_wave", c.instructions);
+        json.attribute("cycles_per_wave", c.cycles);
+        json.attribute("ideal_cycles_per_wave", c.ideal);
+        json.attribute("worst_ways", c.worst.ways);
+        json.attribute("phase_rule_measured", c.worst.rule->measured);
+      });
+    }
+  });
+}
+
 void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw_ostream &os) {
   const Target &t = *m.target;
   os << formatv("tilec report: {0} for {1} ({2}, {3})\n", fileName, t.name, t.product, t.family);
@@ -204,6 +241,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     std::vector<AccessPlan> plans = planAccesses(*k);
     if (!plans.empty()) os << "  memory:\n";
     for (const AccessPlan &p : plans) os << "    " << accessText(*k, p);
+    printLdsBanks(*k, t, os);
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
@@ -275,6 +313,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               });
             }
           });
+          writeLdsBanks(*k, t, json);
         });
       }
     });

@@ -12,6 +12,7 @@
 
 #include "HIPEmitter.h"
 #include "KernelSema.h"
+#include "LDSBanks.h"
 #include "SemaGEMM.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -641,6 +642,7 @@ void KernelSema::warnings() {
   // Like the reads above, LDS flow is only judged in kernels without errors: a statement that failed (an mma whose
   // accumulator was not declared, say) would make its buffers look unused.
   if (diags.errorCount() == errorsAtStart) sema::warnUnusedLds(*kernel, gemm, diags);
+  if (diags.errorCount() == errorsAtStart) sema::warnLdsBankConflicts(*kernel, target, diags);
   for (const auto &t : kernel->tiles) {
     const ast::TileDecl *decl = tileDecls[t->name];
     if (!used.count(t->name)) {

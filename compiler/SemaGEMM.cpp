@@ -18,6 +18,7 @@ std::unique_ptr<ir::LdsBuffer> sema::makeLds(const ast::LdsDecl &decl, DType dty
   l->cols = static_cast<unsigned>(decl.shape.dims[1].value);
   l->pad = decl.pad ? static_cast<unsigned>(decl.pad->value) : 0;
   l->loc = decl.name.range;
+  if (decl.pad) l->padLoc = decl.pad->range;
   return l;
 }
 

@@ -7,7 +7,9 @@
 #ifndef TILEC_TARGET_H
 #define TILEC_TARGET_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 
 namespace tilec {
 
@@ -15,6 +17,17 @@ enum class Fp8Encoding { FNUZ, OCP };
 
 /// The architectures tilec knows; tables elsewhere (MFMA.cpp) say which of them have an instruction.
 enum class Arch : unsigned { GFX942 = 1, GFX950 = 2 };
+
+/// How the LDS serves one wave's ds_read or ds_write of one width per lane: the lanes it services together (a phase;
+/// the phases run one after another) and how many 4-byte banks those lanes share. Within a phase, lanes that need
+/// different dwords of one bank are serialised: that is a bank conflict. Sources: docs/performance.md, "LDS banks".
+struct LdsPhases {
+  bool write;                      ///< ds_write (true) or ds_read (false)
+  unsigned bytes;                  ///< bytes per lane: 1, 2, 4, 8, 16 (ds_read2/ds_write2 are two of these)
+  unsigned banks;                  ///< 4-byte banks seen by this access
+  llvm::ArrayRef<uint64_t> phases; ///< one lane mask per phase, in the order they are serviced
+  bool measured;                   ///< published or measured for this target; false: inferred (docs say from what)
+};
 
 /// Facts about one AMD GPU architecture.
 struct Target {
@@ -42,8 +55,12 @@ struct Target {
   unsigned minLLVMMajor;         ///< first LLVM release whose AMDGPU backend knows this target
   unsigned peakClockMHz;         ///< the engine clock the product's peak figures use (MI300X 2100, MI355X 2400)
   unsigned hbmGBPerSecond;       ///< peak HBM bandwidth (MI300X 5.3 TB/s, MI355X 8 TB/s)
+  unsigned ldsBankBytes;         ///< width of one LDS bank
+  llvm::ArrayRef<LdsPhases> ldsPhases; ///< per access kind and width
 
   unsigned lanesPerWave() const { return waveSize; }
+  /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.
+  const LdsPhases *ldsPhasesFor(bool write, unsigned bytes) const;
 };
 
 /// The target named `name` ("gfx942", "gfx950"), or nullptr.

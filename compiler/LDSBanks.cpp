@@ -1,0 +1,325 @@
+//===- LDSBanks.cpp - The LDS bank model and the accesses tilec emits -------===//
+#include "LDSBanks.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <tuple>
+
+using namespace tilec;
+using llvm::formatv;
+
+std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAccess &access) {
+  const LdsPhases *rule = target.ldsPhasesFor(access.write, access.bytes);
+  if (!rule) return std::nullopt;
+  BankCost cost;
+  cost.rule = rule;
+  const unsigned bankBytes = target.ldsBankBytes;
+  struct Use {
+    unsigned bank;
+    uint64_t dword;
+    unsigned bytes; ///< mask of the dword's bytes the lane touches: lanes sharing all of them share the dword
+    unsigned lane;
+    uint64_t addr;
+    bool operator<(const Use &o) const {
+      return std::tie(bank, dword, bytes, lane) < std::tie(o.bank, o.dword, o.bytes, o.lane);
+    }
+  };
+  std::vector<Use> uses;
+  for (unsigned p = 0; p < rule->phases.size(); ++p) {
+    uses.clear();
+    for (unsigned lane = 0; lane < access.addr.size() && lane < 64; ++lane) {
+      if (!(rule->phases[p] >> lane & 1) || !access.addr[lane]) continue;
+      uint64_t a = *access.addr[lane];
+      for (uint64_t d = a / bankBytes; d <= (a + access.bytes - 1) / bankBytes; ++d) {
+        uint64_t lo = std::max(a, d * bankBytes), hi = std::min(a + access.bytes, (d + 1) * bankBytes);
+        unsigned mask = ((1u << (hi - lo)) - 1) << (lo - d * bankBytes);
+        uses.push_back({unsigned(d % rule->banks), d, mask, lane, a});
+      }
+    }
+    if (uses.empty()) continue;
+    // Sorted by bank, then dword and bytes: the distinct (dword, bytes) of each bank are its cycles in this phase.
+    llvm::sort(uses);
+    unsigned worst = 0, worstBank = 0;
+    for (size_t i = 0; i < uses.size();) {
+      size_t j = i;
+      unsigned distinct = 0;
+      for (; j < uses.size() && uses[j].bank == uses[i].bank; ++j)
+        if (j == i || uses[j].dword != uses[j - 1].dword || uses[j].bytes != uses[j - 1].bytes) ++distinct;
+      if (distinct > worst) worst = distinct, worstBank = uses[i].bank;
+      i = j;
+    }
+    cost.cycles += worst;
+    cost.ideal += 1;
+    if (worst > cost.ways) {
+      cost.ways = worst;
+      cost.worstPhase = p;
+      cost.worstBank = worstBank;
+      cost.worstLanes.clear();
+      for (size_t i = 0; i < uses.size(); ++i)
+        if (uses[i].bank == worstBank &&
+            (cost.worstLanes.empty() || uses[i].dword != uses[i - 1].dword || uses[i].bytes != uses[i - 1].bytes ||
+             uses[i - 1].bank != worstBank))
+          cost.worstLanes.push_back({uses[i].lane, uses[i].addr});
+      llvm::sort(cost.worstLanes);
+    }
+  }
+  return cost;
+}
+
+std::string tilec::ldsInstructionName(bool write, unsigned bytes) {
+  std::string op = write ? "ds_write_b" : "ds_read_";
+  if (!write) op += bytes < 4 ? "u" : "b";
+  return op + std::to_string(bytes * 8);
+}
+
+std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsigned pitch, unsigned wave) {
+  const Layout &l = w.src->layout;
+  const ir::LdsBuffer &b = *w.dst;
+  unsigned size = sizeOf(b.dtype);
+  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; one element at a
+  // time into a transposed buffer.
+  unsigned chunk = b.transposed ? 1 : l.vec;
+  while (chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
+  unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
+  std::vector<LdsLaneAccess> out;
+  for (unsigned i = 0; i < l.rowsPerLane; ++i)
+    for (unsigned part = 0; part < perAccess; ++part) {
+      LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
+      for (unsigned lane = 0; lane < l.waveSize; ++lane) {
+        uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
+        uint64_t element = b.transposed ? (col + part) * pitch + row : row * pitch + col + part * chunk;
+        a.addr[lane] = element * size;
+      }
+      out.push_back(std::move(a));
+    }
+  return out;
+}
+
+std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA, unsigned pitch, unsigned wave,
+                                                      unsigned waveSize) {
+  const ir::AccTile &acc = *m.acc;
+  const MFMAInstr &ins = *acc.instr;
+  const ir::LdsBuffer &b = isA ? *m.a : *m.b;
+  unsigned size = sizeOf(b.dtype), blocks = isA ? acc.blocksY() : acc.blocksX(), side = isA ? ins.m : ins.n;
+  unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
+  std::vector<LdsLaneAccess> out;
+  for (unsigned kk = 0; kk < m.k; kk += ins.k)
+    for (unsigned block = 0; block < blocks; ++block) {
+      LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(waveSize)};
+      for (unsigned lane = 0; lane < waveSize; ++lane) {
+        uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m) * ins.kPerLane;
+        a.addr[lane] = (row * pitch + k) * size;
+      }
+      out.push_back(std::move(a));
+    }
+  return out;
+}
+
+namespace {
+
+/// The costs of one statement's instructions, accumulated wave by wave.
+struct Accumulator {
+  const Target &target;
+  LdsAccessCost out;
+  unsigned waveCycles = 0, waveIdeal = 0;
+  bool any = false;
+
+  void add(unsigned wave, const LdsLaneAccess &a) {
+    std::optional<BankCost> c = ldsBankCost(target, a);
+    if (!c) return;
+    any = true;
+    waveCycles += c->cycles;
+    waveIdeal += c->ideal;
+    if (!out.worst.rule || c->cycles - c->ideal > out.worst.cycles - out.worst.ideal) {
+      out.worst = *c;
+      out.worstWave = wave;
+    }
+  }
+  void endWave() {
+    if (waveCycles > out.cycles || !out.ideal) out.cycles = waveCycles, out.ideal = waveIdeal;
+    waveCycles = waveIdeal = 0;
+  }
+};
+
+unsigned pitchOf(const ir::Kernel &kernel, const ir::LdsBuffer &b, const std::vector<unsigned> *pads) {
+  if (!pads) return b.pitch();
+  for (unsigned i = 0; i < kernel.ldsBuffers.size(); ++i)
+    if (kernel.ldsBuffers[i].get() == &b) return b.storedCols() + (*pads)[i];
+  return b.pitch();
+}
+
+/// `lds = tile`, as the emitter writes it: per access the widest chunk whose address stays aligned from row to row
+/// (element by element into a transposed buffer).
+LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &target) {
+  const Layout &l = w.src->layout;
+  const ir::LdsBuffer &b = *w.dst;
+  Accumulator acc{target, {}};
+  acc.out.buffer = &b;
+  acc.out.write = true;
+  acc.out.tile = w.src;
+  acc.out.what = formatv("lds {0} = {1}", b.name, w.src->name).str();
+  acc.out.loc = w.loc;
+  acc.out.pitch = pitch;
+  for (unsigned wave = 0; wave < l.waves; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, pitch, wave);
+    acc.out.instructions = instrs.size();
+    acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
+    acc.endWave();
+  }
+  return acc.out;
+}
+
+LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Target &target) {
+  const ir::AccTile &acc = *m.acc;
+  const ir::LdsBuffer &b = isA ? *m.a : *m.b;
+  Accumulator sum{target, {}};
+  sum.out.buffer = &b;
+  sum.out.what = formatv("fragment reads of {0} ({1} of {2})", b.name, isA ? "A" : "B", acc.instr->name).str();
+  sum.out.loc = m.loc;
+  sum.out.pitch = pitch;
+  for (unsigned wave = 0; wave < acc.wavesY * acc.wavesX; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsFragmentAccesses(m, isA, pitch, wave, target.waveSize);
+    sum.out.instructions = instrs.size();
+    sum.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    for (const LdsLaneAccess &a : instrs) sum.add(wave, a);
+    sum.endWave();
+  }
+  return sum.out;
+}
+
+void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &target, const std::vector<unsigned> *pads,
+             const ir::LdsBuffer *only, std::vector<LdsAccessCost> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      collect(f->body, kernel, target, pads, only, out);
+    } else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) {
+      if (only && w->dst != only) continue;
+      LdsAccessCost c = writeCost(*w, pitchOf(kernel, *w->dst, pads), target);
+      if (c.worst.rule) out.push_back(std::move(c));
+    } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
+      if (!m->acc || !m->acc->instr) continue;
+      for (bool isA : {true, false}) {
+        if (only && (isA ? m->a : m->b) != only) continue;
+        LdsAccessCost c = fragmentCost(*m, isA, pitchOf(kernel, isA ? *m->a : *m->b, pads), target);
+        if (c.worst.rule) out.push_back(std::move(c));
+      }
+    }
+  }
+}
+
+} // namespace
+
+std::vector<LdsAccessCost> tilec::ldsAccessCosts(const ir::Kernel &kernel, const Target &target,
+                                                 const std::vector<unsigned> *pads, const ir::LdsBuffer *only) {
+  std::vector<LdsAccessCost> out;
+  collect(kernel.body, kernel, target, pads, only, out);
+  return out;
+}
+
+//===--- The warning ---===//
+
+namespace {
+
+/// "0-3, 20-23": the lanes of a mask as ranges.
+std::string laneRanges(uint64_t mask) {
+  std::string out;
+  for (unsigned lane = 0; lane < 64;) {
+    if (!(mask >> lane & 1)) {
+      ++lane;
+      continue;
+    }
+    unsigned end = lane;
+    while (end + 1 < 64 && (mask >> (end + 1) & 1)) ++end;
+    out += (out.empty() ? "" : ", ") + (end == lane ? std::to_string(lane) : formatv("{0}-{1}", lane, end).str());
+    lane = end + 1;
+  }
+  return out;
+}
+
+/// Cycles and ideal of every access of buffer `index` with `pads`.
+std::pair<unsigned, unsigned> bufferCycles(const ir::Kernel &kernel, const Target &target, unsigned index,
+                                           const std::vector<unsigned> &pads) {
+  unsigned cycles = 0, ideal = 0;
+  for (const LdsAccessCost &c : ldsAccessCosts(kernel, target, &pads, kernel.ldsBuffers[index].get()))
+    cycles += c.cycles, ideal += c.ideal;
+  return {cycles, ideal};
+}
+
+/// The mma statements of `body` that read `b`.
+void mmasReading(const ir::Body &body, const ir::LdsBuffer &b, std::vector<const ir::MMA *> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) mmasReading(f->body, b, out);
+    else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && (m->a == &b || m->b == &b)) out.push_back(m);
+  }
+}
+
+/// Whether `pad` keeps every fragment read of `b` aligned (the rule SemaGEMM checks) and the kernel's LDS in budget.
+bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuffer &b, unsigned pad) {
+  unsigned size = sizeOf(b.dtype), rowBytes = (b.storedCols() + pad) * size;
+  std::vector<const ir::MMA *> mmas;
+  mmasReading(kernel.body, b, mmas);
+  for (const ir::MMA *m : mmas)
+    if (m->acc->instr && rowBytes % (m->acc->instr->kPerLane * size) != 0) return false;
+  uint64_t bytes = 0;
+  for (const auto &l : kernel.ldsBuffers)
+    bytes += l.get() == &b ? uint64_t(b.storedRows()) * rowBytes : l->bytes();
+  return bytes <= target.ldsBytesPerCU;
+}
+
+} // namespace
+
+void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags) {
+  std::vector<LdsAccessCost> costs = ldsAccessCosts(kernel, target);
+  std::vector<unsigned> pads;
+  for (const auto &l : kernel.ldsBuffers) pads.push_back(l->pad);
+  for (unsigned i = 0; i < kernel.ldsBuffers.size(); ++i) {
+    const ir::LdsBuffer &b = *kernel.ldsBuffers[i];
+    // The costliest conflicting access of this buffer, for the arithmetic.
+    const LdsAccessCost *worst = nullptr;
+    for (const LdsAccessCost &c : costs)
+      if (c.buffer == &b && !c.conflictFree() && (!worst || c.cycles - c.ideal > worst->cycles - worst->ideal))
+        worst = &c;
+    if (!worst) continue;
+    auto [cycles, ideal] = bufferCycles(kernel, target, i, pads);
+    // The smallest pad with the fewest cycles; one bank row of the widest bank set covers every distinct pattern.
+    unsigned size = sizeOf(b.dtype), span = 64 * target.ldsBankBytes / size;
+    unsigned bestPad = b.pad, bestCycles = cycles, bestIdeal = ideal;
+    for (unsigned pad = 0; pad < span; ++pad) {
+      if (pad == b.pad || !padAllowed(kernel, target, b, pad)) continue;
+      std::vector<unsigned> trial = pads;
+      trial[i] = pad;
+      auto [c, id] = bufferCycles(kernel, target, i, trial);
+      if (c < bestCycles) bestPad = pad, bestCycles = c, bestIdeal = id;
+    }
+    if (bestPad == b.pad) continue; // no pad does better: only a swizzle would
+    const BankCost &w = worst->worst;
+    // The first lanes that collide, with their bytes; the rest as a count.
+    std::string lanes, bytes;
+    unsigned shown = std::min<size_t>(w.worstLanes.size(), 4);
+    for (unsigned j = 0; j < shown; ++j) {
+      auto [lane, addr] = w.worstLanes[j];
+      lanes += (j ? ", " : "") + std::to_string(lane);
+      bytes += formatv("{0}{1} (dword {2})", j ? ", " : "", addr, addr / target.ldsBankBytes).str();
+    }
+    if (w.worstLanes.size() > shown) {
+      lanes += formatv(" and {0} more", w.worstLanes.size() - shown).str();
+      bytes += ", ...";
+    }
+    std::string message = formatv(
+        "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at (stored row * "
+        "{7} + stored column) x {8} B; in phase {9} (lanes {10}) lanes {11} need {12} distinct dwords of bank {13} of {14} "
+        "(dword % {14}), bytes {15}: {28} {12}-way conflict{16}. Per wave that statement takes {17} LDS cycles where "
+        "{18} would do, and all accesses of {0} take {19} (ideal {20}); pad {21} (rows of {22} + {21} = {23} {24}) "
+        "{25}: {26} cycles (ideal {27})",
+        b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
+        ldsInstructionName(worst->write, worst->bytes), worst->pitch, size, w.worstPhase,
+        laneRanges(w.rule->phases[w.worstPhase]), lanes, w.ways, w.worstBank, w.rule->banks, bytes,
+        w.rule->measured ? "" : " (these phases are inferred, not measured: docs/performance.md)", worst->cycles,
+        worst->ideal, cycles, ideal, bestPad, b.storedCols(), b.storedCols() + bestPad, name(b.dtype),
+        bestCycles == bestIdeal ? "avoids it" : "reduces it", bestCycles, bestIdeal,
+        w.ways == 8 || w.ways == 11 || w.ways == 18 ? "an" : "a");
+    diags.warning(b.padLoc ? *b.padLoc : b.loc, message);
+  }
+}

@@ -1,0 +1,97 @@
+//===- LDSBanks.h - LDS bank conflicts of the accesses tilec emits ---------===//
+//
+// The LDS of gfx942 and gfx950 is split into 4-byte banks; one LDS instruction of a wave is serviced in phases (groups of
+// lanes, Target::ldsPhases), and within a phase lanes that need different dwords of one bank are serialised. This file
+// has the model (per-lane byte addresses of one instruction -> cycles against the ideal, with the worst bank) and
+// applies it to what tilec emits for `lds = tile` writes and for the fragment reads of `acc += mma(..)`, using the same
+// address formulas as the HIP emitter (row * pitch + column, pitch = stored columns + pad). Sema uses it to warn about
+// a pad whose accesses conflict when another pad would not; the report lists every access with its cost.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LDSBANKS_H
+#define TILEC_LDSBANKS_H
+
+#include "Diagnostics.h"
+#include "IR.h"
+#include "Target.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// One LDS instruction of one wave: each lane's byte address (std::nullopt: the lane does not take part) and the
+/// bytes every lane moves.
+struct LdsLaneAccess {
+  bool write = false;
+  unsigned bytes = 0;
+  std::vector<std::optional<uint64_t>> addr; ///< one entry per lane
+};
+
+/// What one LDS instruction costs under the target's bank model.
+struct BankCost {
+  const LdsPhases *rule = nullptr;
+  unsigned cycles = 0; ///< sum over phases of the most distinct dwords any one bank serves in that phase
+  unsigned ideal = 0;  ///< phases with an active lane: one cycle each when nothing conflicts
+  unsigned ways = 0;   ///< the worst phase's cycles: an N-way conflict (1: none)
+  unsigned worstPhase = 0, worstBank = 0;
+  /// Lanes of the worst phase that need distinct dwords of worstBank (the first lane for each dword), with the byte
+  /// address each one uses.
+  std::vector<std::pair<unsigned, uint64_t>> worstLanes;
+  bool conflictFree() const { return cycles == ideal; }
+};
+
+/// The cost of `access` on `target`: every lane's bytes split into dwords, dword d in bank d % banks; in each phase a
+/// bank serves one distinct dword per cycle (lanes reading the same bytes of one dword share it). Two lanes touching
+/// different bytes of one dword count as two (conservative: documented only for reads of one half). std::nullopt when
+/// the target has no phases for this width.
+std::optional<BankCost> ldsBankCost(const Target &target, const LdsLaneAccess &access);
+
+/// The LDS writes tilec emits for `lds = tile` in wave `wave`, in program order, with byte addresses inside the buffer
+/// (rows of `pitch` elements): per access of the tile the widest chunk whose address stays aligned from row to row
+/// (row * pitch + column), element by element into a transposed buffer ((column + e) * pitch + row).
+std::vector<LdsLaneAccess> ldsWriteAccesses(const ir::LdsWrite &write, unsigned pitch, unsigned wave);
+/// The fragment reads of operand A (isA) or B of `mma` in wave `wave`: per K step of the instruction and per block row
+/// (A) or column (B), lane l reads kPerLane values of stored row origin + block * m + l % m at K = kk + (l / m) *
+/// kPerLane, the wave's origin being its part of the accumulator.
+std::vector<LdsLaneAccess> ldsFragmentAccesses(const ir::MMA &mma, bool isA, unsigned pitch, unsigned wave,
+                                               unsigned waveSize);
+
+/// One kind of LDS instruction that tilec emits for a statement, costed over every wave.
+struct LdsAccessCost {
+  const ir::LdsBuffer *buffer = nullptr;
+  bool write = false;
+  const ir::Tile *tile = nullptr; ///< the tile a write stores
+  std::string what;          ///< e.g. "lds sA = a" or "fragment reads of sA (A of v_mfma_f32_32x32x8_f16)"
+  llvm::SMRange loc;         ///< the statement
+  unsigned bytes = 0;        ///< per lane and instruction
+  unsigned instructions = 0; ///< per wave and execution of the statement
+  unsigned cycles = 0, ideal = 0; ///< summed over one wave's instructions (the costliest wave)
+  BankCost worst;            ///< the costliest single instruction
+  unsigned worstWave = 0;    ///< the wave it belongs to
+  unsigned pitch = 0;        ///< elements per stored row used for the addresses
+  bool conflictFree() const { return cycles == ideal; }
+};
+
+/// Every LDS write and fragment read of `kernel`, with `pads` (one per kernel.ldsBuffers entry, in order) in place of
+/// the declared pads when given, only those of buffer `only` when given. Accesses whose width the target table lacks
+/// are left out.
+std::vector<LdsAccessCost> ldsAccessCosts(const ir::Kernel &kernel, const Target &target,
+                                          const std::vector<unsigned> *pads = nullptr,
+                                          const ir::LdsBuffer *only = nullptr);
+
+/// "ds_write_b64" etc.: the instruction of one lane moving `bytes` (what tilec asks for; clang may pair two of them
+/// into ds_read2_b64 / ds_write2_b64).
+std::string ldsInstructionName(bool write, unsigned bytes);
+
+namespace sema {
+/// Warns at the pad (or the name) of each LDS buffer whose emitted writes or fragment reads have bank conflicts when
+/// another pad that keeps the fragment reads aligned costs fewer cycles: the conflicting access with its lanes, banks
+/// and conflict degree, and the pad that avoids it.
+void warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags);
+} // namespace sema
+
+} // namespace tilec
+
+#endif
