@@ -7,6 +7,9 @@ parses the real HIP runtime header).
 
 Prints, per example, the median wall and CPU (user + system) seconds of each path over N runs, and the ratio of CPU
 times. CPU time is the figure to compare on a loaded machine.
+
+With --ck-tile DIR (a composable_kernel source tree, not part of tilec), CK Tile's example/ck_tile/03_gemm/
+gemm_basic.cpp is compiled the same way (clang++-19, device only, gfx942, -O3) in the same run, for comparison.
 """
 import argparse
 import os
@@ -40,6 +43,7 @@ def main():
     ap.add_argument("runtime_include")
     ap.add_argument("examples", nargs="+")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--ck-tile", help="a composable_kernel source tree: also time CK Tile's gemm_basic")
     args = ap.parse_args()
     print(f"{'example':<22} {'in process: wall':>17} {'cpu':>7} {'tilec + clang++-19: wall':>25} {'cpu':>7} "
           f"{'cpu ratio':>10}")
@@ -53,6 +57,18 @@ def main():
                                "-O3", "-I", args.runtime_include, "-S", hip, "-o", asm]], args.runs)
             print(f"{name:<22} {inproc[0]:>16.3f}s {inproc[1]:>6.3f}s {two_step[0]:>24.3f}s {two_step[1]:>6.3f}s "
                   f"{two_step[1] / inproc[1]:>9.1f}x")
+            if name == "gemm_f16":
+                gemm_f16_cpu = inproc[1]
+        if args.ck_tile:
+            example = os.path.join(args.ck_tile, "example", "ck_tile", "03_gemm")
+            ck = timed([[args.clangxx, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3",
+                         "-std=c++17", "-I", os.path.join(args.ck_tile, "include"), "-I", example, "-S",
+                         os.path.join(example, "gemm_basic.cpp"), "-o", os.path.join(tmp, "ck.s")]],
+                       max(1, args.runs // 2))
+            print(f"{'CK Tile gemm_basic':<22} {'':>17} {'':>7} {ck[0]:>24.3f}s {ck[1]:>6.3f}s", end="")
+            if "gemm_f16_cpu" in locals():
+                print(f" {ck[1] / gemm_f16_cpu:>9.1f}x vs tilec's gemm_f16 in process", end="")
+            print()
 
 
 if __name__ == "__main__":
