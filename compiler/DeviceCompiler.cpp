@@ -1,6 +1,7 @@
 //===- DeviceCompiler.cpp - Loading the tilec-clang plugin ------------------===//
 #include "DeviceCompiler.h"
 
+#include "Driver.h"
 #include "clang/DeviceCompilerABI.h"
 #include <cstdlib>
 #include <dlfcn.h>
@@ -50,9 +51,8 @@ DeviceStatus tilec::compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef
     result.diagnostics = p.error;
     return DeviceStatus::Unavailable;
   }
-  std::string name = fileName.str(), arch = processor.str();
-  tilec_device_request request{hipSource.data(), hipSource.size(), name.c_str(), arch.c_str(),
-                               TILEC_RUNTIME_INCLUDE_DIR,
+  std::string name = fileName.str(), arch = processor.str(), include = runtimeIncludeDir();
+  tilec_device_request request{hipSource.data(), hipSource.size(), name.c_str(), arch.c_str(), include.c_str(),
 #ifdef TILEC_CLANG_EXECUTABLE
                                TILEC_CLANG_EXECUTABLE,
 #else

@@ -31,6 +31,10 @@ struct CompileOptions {
   bool allowSpills = false; ///< --verify: scratch is reported, not an error
 };
 
+/// The directory that holds tilec/runtime.h: <prefix>/include beside an installed tilec (<prefix>/bin/tilec), else
+/// the source tree's runtime/include it was built from.
+std::string runtimeIncludeDir();
+
 /// The exit status when the device compiler cannot compile for the target (gfx950 with LLVM 19).
 constexpr int kExitTargetUnsupported = 3;
 

@@ -1,7 +1,8 @@
 //===- tilec.cpp - The tilec command line -----------------------------------===//
 //
 //   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|ast|ir|layout|report]
-//         [--format=text|json] [-Werror] [-ferror-limit=N] [--version] [--help]
+//         [--format=text|json] [-Werror] [-ferror-limit=N] [-MD] [-MF FILE] [-MT TARGET] [--version] [--help]
+//   tilec --print-runtime-include-dir
 //
 // Exit status: 0 success, 1 diagnostics in the input, 2 a usage error.
 //
@@ -60,6 +61,17 @@ cl::opt<unsigned> sgprs("sgprs", cl::desc("explicit SGPRs per wave (the reserved
 cl::opt<unsigned> ldsBytes("lds", cl::desc("LDS bytes per workgroup"), cl::init(0), cl::cat(occupancyCategory));
 cl::opt<unsigned> workgroup("workgroup", cl::desc("threads per workgroup"), cl::init(256), cl::cat(occupancyCategory));
 
+cl::opt<bool> writeDepfile("MD", cl::desc("Write a Make depfile (to -MF FILE, else to OUT.d) beside the output"),
+                            cl::cat(category));
+cl::opt<std::string> depfileName("MF", cl::desc("The depfile to write (implies -MD)"), cl::value_desc("file"),
+                                 cl::cat(category));
+cl::opt<std::string> depTarget("MT", cl::desc("The target named in the depfile (default: the output file)"),
+                               cl::value_desc("target"), cl::cat(category));
+cl::opt<bool> printRuntimeInclude("print-runtime-include-dir",
+                                  cl::desc("Print the directory the emitted HIP's #include \"tilec/runtime.h\" needs, "
+                                           "and exit"),
+                                  cl::cat(category));
+
 cl::opt<bool> splitInputFile("split-input-file",
                              cl::desc("Compile each '// -----' separated part of the input on its own (for tests)"),
                              cl::cat(category));
@@ -92,6 +104,34 @@ int compileSplit(const MemoryBuffer &input, const tilec::CompileOptions &options
     out << partOut;
   }
   return status;
+}
+
+/// A path as Make reads it in a depfile: spaces, '#' and '$' escaped.
+std::string makeEscaped(StringRef path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+/// Writes `target: input [runtime headers]` to `path`: the .tile file is all a .hip depends on; code compiled in
+/// process (--emit=asm/obj, --verify) also reads the runtime headers. Returns false when it cannot be written.
+bool writeDeps(StringRef path, StringRef target, StringRef input, bool compiled) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
+  if (ec) {
+    WithColor::error(errs(), "tilec") << "cannot write '" << path << "': " << ec.message() << "\n";
+    return false;
+  }
+  os << makeEscaped(target) << ": " << makeEscaped(input);
+  if (compiled)
+    for (const char *header : {"tilec/runtime.h", "tilec/hip_minimal.h"})
+      os << " \\\n  " << makeEscaped((Twine(tilec::runtimeIncludeDir()) + "/" + header).str());
+  os << "\n";
+  return true;
 }
 
 int usage(const Twine &message) {
@@ -154,7 +194,14 @@ int main(int argc, char **argv) {
     tilec::printOccupancyQuery(target, r, outputFormat == tilec::OutputFormat::JSON, outs());
     return 0;
   }
+  if (printRuntimeInclude) {
+    outs() << tilec::runtimeIncludeDir() << "\n";
+    return 0;
+  }
   if (inputFile.empty()) return usage("no input file");
+  bool deps = writeDepfile || !depfileName.empty();
+  if (deps && depfileName.empty() && outputFile == "-") return usage("-MD with output to standard output needs -MF FILE");
+  if (deps && inputFile == "-") return usage("a depfile needs a named input file, not standard input");
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (std::error_code ec = input.getError()) {
@@ -177,5 +224,12 @@ int main(int argc, char **argv) {
   }
   output.os() << text;
   output.keep();
+  if (deps) {
+    bool compiled = options.emit == tilec::EmitKind::Asm || options.emit == tilec::EmitKind::Obj ||
+                    options.emit == tilec::EmitKind::Verify;
+    std::string path = depfileName.empty() ? outputFile + ".d" : std::string(depfileName);
+    if (!writeDeps(path, depTarget.empty() ? StringRef(outputFile) : StringRef(depTarget), inputFile, compiled))
+      return 1;
+  }
   return status;
 }
