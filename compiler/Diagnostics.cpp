@@ -45,6 +45,14 @@ void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind
   if (range.isValid() && range.Start != range.End) ranges.push_back(range);
   llvm::SMDiagnostic diag = sourceMgr.GetMessage(range.Start, kind, text, ranges, {});
   llvm::StringRef line = diag.getLineContents();
+  if (record) {
+    RecordedDiagnostic r{kind, diag.getFilename().str(), static_cast<unsigned>(std::max(diag.getLineNo(), 0)),
+                         static_cast<unsigned>(diag.getColumnNo() + 1), text, ""};
+    r.sourceLine = line.size() <= kLongLine || diag.getColumnNo() < 0
+                       ? line.str()
+                       : windowAround(line, diag.getColumnNo()).text;
+    record->push_back(std::move(r));
+  }
   if (diag.getColumnNo() < 0 || line.size() <= kLongLine) {
     diag.print(nullptr, os, /*ShowColors=*/false);
     return;
@@ -99,6 +107,7 @@ void DiagnosticEngine::note(llvm::SMRange range, const llvm::Twine &message) {
 void DiagnosticEngine::errorNoLoc(const llvm::Twine &message) {
   ++errors;
   if (stopped) return;
+  if (record) record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, message.str(), ""});
   os << "tilec: error: " << message << "\n";
 }
 

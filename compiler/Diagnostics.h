@@ -16,8 +16,17 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
+#include <vector>
 
 namespace tilec {
+
+/// A printed diagnostic as data: what the library hands its callers.
+struct RecordedDiagnostic {
+  llvm::SourceMgr::DiagKind kind;
+  std::string file;   ///< empty when it has no location
+  unsigned line = 0, column = 0;
+  std::string message, sourceLine;
+};
 
 /// Collects and prints diagnostics against the buffers of one SourceMgr.
 class DiagnosticEngine {
@@ -48,6 +57,8 @@ public:
   static constexpr size_t kLongLine = 160, kWindow = 120;
   /// Messages longer than this are cut (a message may quote source text).
   static constexpr size_t kLongMessage = 1000;
+  /// When set, each printed diagnostic is also appended here.
+  std::vector<RecordedDiagnostic> *record = nullptr;
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:

@@ -46,10 +46,12 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, const Com
     return 1;
   case DeviceStatus::Unsupported:
     errs << "tilec: " << code.diagnostics << "\n";
+    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, code.diagnostics, ""});
     return kExitTargetUnsupported;
   case DeviceStatus::CompileError:
     diags.errorNoLoc("clang rejected the HIP that tilec emitted (a tilec bug); clang says:");
     errs << code.diagnostics;
+    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Note, "", 0, 0, code.diagnostics, ""});
     return 1;
   case DeviceStatus::OK: break;
   }
@@ -77,6 +79,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   DiagnosticEngine diags(sourceMgr, errs);
   diags.warningsAsErrors = options.warningsAsErrors;
   diags.errorLimit = options.errorLimit;
+  diags.record = options.record;
 
   // Everything is produced into a string first, so a failing stage writes nothing.
   std::string text;

@@ -7,20 +7,15 @@
 #ifndef TILEC_DRIVER_H
 #define TILEC_DRIVER_H
 
+#include "Diagnostics.h"
 #include "Target.h"
+#include "tilec/tilec.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
 
 namespace tilec {
 
-enum class EmitKind {
-  HIP, AST, IR, Layout, Report,
-  Asm,    ///< gfx942 assembly of the emitted HIP, compiled in process (DeviceCompiler.h)
-  Obj,    ///< the relocatable AMDGPU object of the same compilation
-  Verify, ///< the model's resources beside the compiler's (Verify.h)
-};
-enum class OutputFormat { Text, JSON };
 
 struct CompileOptions {
   EmitKind emit = EmitKind::HIP;
@@ -29,6 +24,8 @@ struct CompileOptions {
   bool warningsAsErrors = false;
   unsigned errorLimit = 20; ///< -ferror-limit: errors printed before stopping; 0 for no limit
   bool allowSpills = false; ///< --verify: scratch is reported, not an error
+  /// When set, every diagnostic is also recorded here (the library's diagnostics as data).
+  std::vector<RecordedDiagnostic> *record = nullptr;
 };
 
 /// The directory that holds tilec/runtime.h: <prefix>/include beside an installed tilec (<prefix>/bin/tilec), else

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "tilec/tilec.h"
 #include "Report.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -78,7 +79,15 @@ cl::opt<bool> splitInputFile("split-input-file",
 
 /// Compiles each `// -----` separated part of `input` on its own. Each part keeps its line numbers in the whole file,
 /// so diagnostics point at the right line. Outputs are joined by `// -----`; the status is the worst one.
-int compileSplit(const MemoryBuffer &input, const tilec::CompileOptions &options, raw_ostream &out) {
+/// Compiles `text` through the library, printing its diagnostics as they are printed everywhere.
+int compileText(const std::string &text, const std::string &name, const tilec::Options &options, raw_ostream &out) {
+  tilec::Result r = tilec::compile(text, name, options);
+  errs() << r.diagnosticText;
+  out << r.output;
+  return r.status;
+}
+
+int compileSplit(const MemoryBuffer &input, const tilec::Options &options, raw_ostream &out) {
   SmallVector<StringRef, 8> parts;
   StringRef rest = input.getBuffer();
   constexpr StringLiteral marker = "// -----";
@@ -98,8 +107,7 @@ int compileSplit(const MemoryBuffer &input, const tilec::CompileOptions &options
     lineOffset += parts[i].count('\n') + 1;
     std::string partOut;
     raw_string_ostream partStream(partOut);
-    status = std::max(status, tilec::compileBuffer(MemoryBuffer::getMemBufferCopy(text, input.getBufferIdentifier()),
-                                                   options, partStream, errs()));
+    status = std::max(status, compileText(text, input.getBufferIdentifier().str(), options, partStream));
     if (i) out << "// -----\n";
     out << partOut;
   }
@@ -157,7 +165,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  tilec::CompileOptions options;
+  tilec::Options options;
   options.emit = emitKind;
   if (verify) {
     if (emitKind.getNumOccurrences()) return usage("--verify and --emit= are exclusive");
@@ -168,8 +176,8 @@ int main(int argc, char **argv) {
   options.warningsAsErrors = werror;
   options.errorLimit = errorLimit;
   if (!offloadArch.empty()) {
-    options.target = tilec::lookupTarget(offloadArch);
-    if (!options.target)
+    options.target = offloadArch;
+    if (!tilec::lookupTarget(offloadArch))
       return usage("unknown --offload-arch '" + offloadArch + "'; tilec knows " + tilec::allTargetNames());
   }
   if (outputFormat == tilec::OutputFormat::JSON && emitKind != tilec::EmitKind::Layout &&
@@ -178,7 +186,7 @@ int main(int argc, char **argv) {
 
   if (occupancyQuery) {
     if (!inputFile.empty()) return usage("--occupancy takes no input file");
-    const tilec::Target &target = options.target ? *options.target : tilec::defaultTarget();
+    const tilec::Target &target = offloadArch.empty() ? tilec::defaultTarget() : *tilec::lookupTarget(offloadArch);
     if (workgroup == 0 || workgroup % target.waveSize != 0 || workgroup > target.maxWorkgroupSize)
       return usage("--workgroup must be a multiple of " + Twine(target.waveSize) + " up to " +
                    Twine(target.maxWorkgroupSize));
@@ -212,7 +220,7 @@ int main(int argc, char **argv) {
   std::string text;
   raw_string_ostream out(text);
   int status = splitInputFile ? compileSplit(**input, options, out)
-                              : tilec::compileBuffer(std::move(*input), options, out, errs());
+                              : compileText((*input)->getBuffer().str(), (*input)->getBufferIdentifier().str(), options, out);
   // The --verify table explains its errors, so it is written with them.
   if (status != 0 && !(verify && status == 1)) return status;
 
