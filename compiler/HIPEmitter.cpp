@@ -553,7 +553,7 @@ private:
     unsigned vec = layout.vec;
     std::string type = vecType(x.dtype, vec);
     if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
-    else line(d) << formatv("{0} = {1}{{};\n", dst, type);
+    else line(d) << formatv("{0} = {{};\n", dst); // "= T{}" would not parse for T = unsigned char
     Access kind = accessKind(x, *l.col, vec);
     vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
                  formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
