@@ -652,6 +652,11 @@ private:
       return v.dtype == DType::F32 ? e : (isFp8(v.dtype) ? fp8From(e, v.dtype, n) : convert(e, v.dtype));
     }
     if (isFp8(v.dtype)) return fp8From(from.dtype == DType::F32 ? e : convert(e, DType::F32), v.dtype, n);
+    // clang refuses static_cast between _Float16 and __bf16, and its x86 backend (the emulator) cannot lower the
+    // vector conversion; through f32 is the same value (f16 and bf16 are exact in f32, then one rounding).
+    bool halves = (from.dtype == DType::F16 && v.dtype == DType::BF16) ||
+                  (from.dtype == DType::BF16 && v.dtype == DType::F16);
+    if (halves) e = convert(e, DType::F32);
     return convert(e, v.dtype);
   }
 
