@@ -19,6 +19,8 @@ config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%clangxx", config.clang))
 config.substitutions.append(("%testroot", config.test_source_root))
+config.substitutions.append(("%srcroot", config.tilec_src_root))
+config.substitutions.append(("%clangxx", config.clang))
 # Device-only gfx942 assembly of an emitted .hip file: the metadata (.vgpr_count, .group_segment_fixed_size,
 # .private_segment_fixed_size) and `; Occupancy:` come at its end. -Werror: emitted code must be warning-free.
 config.substitutions.append(("%clang_gfx942_asm",
