@@ -254,6 +254,8 @@ def emulate(cfg, args, workdir, hip_path, failures, info):
         with open(os.path.join(workdir, f"r{r}_{out_t['name']}.out"), "rb") as f:
             got = nx.unpack(f.read(), out_t["dtype"], cfg["target"])
         want, tol = reference(cfg, inputs[r], run_["dims"])
+        if args.break_reference:  # self-test: a reference off by one element must be caught
+            want = want[1:] + want[:1]
         cols = extent(run_["dims"], out_t["dims"][1])
         bad = [(i, g, w) for i, (g, w, t) in enumerate(zip(got, want, tol))
                if not (g == w or abs(g - w) <= t or (math.isnan(g) and math.isnan(w)))]
@@ -428,6 +430,7 @@ def main():
     p.add_argument("--results")
     p.add_argument("--keep", action="store_true")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--break-reference", action="store_true", help="self-test: compare against a shifted reference")
     p.add_argument("--known", default="", help="comma-separated failure classes reported but not failed")
     args = p.parse_args()
     args.compare_resources = load_compare_resources(args.src)
