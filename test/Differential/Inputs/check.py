@@ -357,14 +357,17 @@ def check_one(cfg, args):
         if not predicted and cls not in ("vgpr-budget", "vgpr-budget-unaligned", "tile-vgprs"):
             failures.append(("rejected-but-predicted-legal", [cls, err.splitlines()[0][:300]]))
         # "'assume N % 8 == 0;' removes the fallback": with that line added, the fallback's error must go away.
-        hint = re.search(r"'(assume \w+ % \d+ == 0;)' removes the fallback", err)
+        # (The message may name several: "'assume K % 16 == 0;' and 'assume N % 4 == 0;' removes the fallback".)
+        hint = re.search(r"; ((?:'assume \w+ % \d+ == 0;'(?:, | and )?)+) removes the fallback", err)
         if cls == "vgpr-budget-unaligned" and hint:
+            assumes = re.findall(r"'(assume \w+ % \d+ == 0;)'", hint.group(1))
             fixed = os.path.join(workdir, "assumed.tile")
             with open(fixed, "w") as f:
-                f.write(re.sub(r"(  workgroup \d+;)", r"\1\n  " + hint.group(1), cfg["source"], count=1))
+                f.write(re.sub(r"(  workgroup \d+;)", lambda m: m.group(1) + "".join("\n  " + a for a in assumes),
+                               cfg["source"], count=1))
             _, _, err3 = run([args.tilec, fixed, "-o", os.devnull], 60)
             if "has a fallback for rows" in err3:
-                failures.append(("false-claim:assume-hint", [hint.group(1), err3.splitlines()[0][:200]]))
+                failures.append(("false-claim:assume-hint", [" ".join(assumes), err3.splitlines()[0][:200]]))
     elif rc == 0:
         result["outcome"] = "accepted"
         if predicted and not (set(predicted) <= {"acc-registers"}):
