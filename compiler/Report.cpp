@@ -178,13 +178,19 @@ std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
 }
 
 std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans) {
+  std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   std::vector<std::string> parts;
-  for (const AlignmentCheck &c : alignmentChecks(plans)) {
+  for (const AlignmentCheck &c : checks) {
     if (!c.rows) continue;
     if (!c.tensor->cols.isSymbol()) return "";
-    addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->cols.symbol, c.vec));
+    // "assume N % 4 == 0" goes when "assume N % 16 == 0" is there.
+    bool implied = llvm::any_of(checks, [&](const AlignmentCheck &d) {
+      return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && extentText(d.tensor->cols) == extentText(c.tensor->cols);
+    });
+    if (!implied) addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->cols.symbol, c.vec));
   }
-  return listed(parts);
+  if (parts.empty()) return "";
+  return listed(parts) + (parts.size() == 1 ? " removes the fallback" : " remove the fallback");
 }
 
 /// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.

@@ -58,8 +58,9 @@ bool hasUnalignedVariant(const std::vector<AccessPlan> &plans);
 std::string unalignedName(const ir::Kernel &kernel);
 /// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned".
 std::string vectorKernelCondition(const std::vector<AccessPlan> &plans);
-/// The `assume` statements that would remove the _unaligned kernel, e.g. "'assume K % 8 == 0;' and ..." ("" when
-/// some extent is a literal).
+/// The `assume` statements that would remove the _unaligned kernel, as a phrase: "'assume N % 8 == 0;' removes the
+/// fallback", "'assume K % 16 == 0;' and 'assume N % 16 == 0;' remove the fallback" (a modulus implied by a larger one
+/// is left out); "" when some extent is a literal.
 std::string assumesRemovingUnaligned(const std::vector<AccessPlan> &plans);
 
 } // namespace tilec

@@ -294,7 +294,7 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
                                     "end); {7}use narrower tiles",
                                     k->name, unalignedName(*k), u.archVgprs, t.maxArchVgprs, t.name, e.archVgprs,
                                     u.archVgprs - e.archVgprs,
-                                    assumes.empty() ? "" : assumes + " removes the fallback, or "));
+                                    assumes.empty() ? "" : assumes + ", or "));
         ok = false;
         continue;
       }
