@@ -354,7 +354,8 @@ def check_one(cfg, args):
         cls, claim_failures = classify(err, cfg)
         result["outcome"], result["class"] = "rejected", cls
         failures += claim_failures
-        if not predicted and cls not in ("vgpr-budget", "vgpr-budget-unaligned", "tile-vgprs"):
+        if not predicted and cls not in ("vgpr-budget", "vgpr-budget-unaligned", "tile-vgprs", "agpr-budget",
+                                             "cannot-launch"):
             failures.append(("rejected-but-predicted-legal", [cls, err.splitlines()[0][:300]]))
         # "'assume N % 8 == 0;' removes the fallback": with that line added, the fallback's error must go away.
         # (The message may name several: "'assume K % 16 == 0;' and 'assume N % 4 == 0;' removes the fallback".)

@@ -174,6 +174,21 @@ def _claim_budget(m, cfg):
     return None
 
 
+def _claim_agpr_budget(m, cfg):
+    total, limit, items = int(m.group(2)), int(m.group(3)), m.group(5)
+    parts = [int(x) for x in re.findall(r"(\d+) for ", items)]
+    if total <= limit or limit != 256 or parts and sum(parts) != total:
+        return "arithmetic"
+    return None
+
+
+def _claim_launch(m, cfg):
+    """shared/facts/occupancy.md: a workgroup of W waves needs ceil(W / 4) per SIMD; VGPRs allow 512 // ceil8(v)."""
+    waves, need, allow, vgprs = (int(m.group(i)) for i in (3, 4, 5, 6))
+    ok = waves == cfg["workgroup"] // 64 and need == -(-waves // 4) and allow == min(512 // ((vgprs + 7) // 8 * 8), 8)
+    return None if ok and need > allow else "arithmetic"
+
+
 def _claim_budget_unaligned(m, cfg):
     total, vector, extra = int(m.group(2)), int(m.group(3)), int(m.group(4))
     return None if vector + extra == total > 256 and vector <= 256 else "arithmetic"
@@ -207,6 +222,10 @@ CLASSES = [
     ("vgpr-budget-unaligned", r"kernel '(\w+)' has a fallback for rows that are not vector aligned, '\w+', which needs "
                               r"about (\d+) ArchVGPRs per lane, more than the 256 .*\((\d+) of the vector kernel \+ "
                               r"(\d+) for", _claim_budget_unaligned),
+    ("agpr-budget", r"kernel '(\w+)' needs (\d+) AGPRs per lane for its accumulators, more than the (\d+) a lane has "
+                    r"on (gfx\d+): (.*); use", _claim_agpr_budget),
+    ("cannot-launch", r"kernel '(\w+)' cannot launch on (gfx\d+): one workgroup does not fit on a CU: its (\d+) waves "
+                      r"need (\d+) per SIMD, the registers allow (\d+) \((\d+) VGPRs per lane\)", _claim_launch),
     ("lds-budget", r"kernel '(\w+)' needs (\d+) B of LDS per workgroup, more than the (\d+) B of a CU on (gfx\d+)",
      _claim_lds),
     ("mfma-arch", r"(v_mfma_\w+) is not available on (gfx\d+)", _claim_arch),
@@ -224,7 +243,6 @@ CLASSES = [
     ("operand-dtype", r"(?:takes|operand|reads) .*(?:dtype|f16|bf16|i8|fp8|bf8|f32)", None),
     ("distribution", r"elementwise operations need the same distribution|are distributed differently",
      _claim_distribution),
-    ("acc-registers", r"acc \w+ .*AGPR|AccVGPR", None),
 ]
 
 
