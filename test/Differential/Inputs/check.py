@@ -9,8 +9,9 @@
   (d) the emitted file runs on the CPU emulator, for sizes with tails and misaligned pointers, and its results equal
       a reference computed here (numerics.py: the formats from their definitions, arithmetic in double).
 
-usage: check.py --tilec T --clang C --src ROOT --work DIR SEED COUNT [--start I] [--emulate all|none|EVERY]
-                [--no-clang] [--jobs J] [--results FILE] [--quiet]
+usage: check.py --tilec T --clang C --src ROOT --work DIR SEED COUNT [--start I | --only I,J,..]
+                [--emulate all|none|EVERY] [--no-clang] [--jobs J] [--results FILE] [--known CLASS,..] [--keep]
+                [--quiet] [--break-reference]
 Prints one line per configuration and a summary; exit status 1 when any check fails.
 """
 import argparse
@@ -435,6 +436,7 @@ def main():
     p.add_argument("--keep", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--break-reference", action="store_true", help="self-test: compare against a shifted reference")
+    p.add_argument("--only", help="comma-separated indices to check instead of START .. START + COUNT - 1")
     p.add_argument("--known", default="", help="comma-separated failure classes reported but not failed")
     args = p.parse_args()
     args.compare_resources = load_compare_resources(args.src)
@@ -449,7 +451,10 @@ def main():
     done = set()
     if args.results and os.path.exists(args.results):
         done = {json.loads(ln)["name"] for ln in open(args.results) if ln.strip()}
-    cfgs = [gen.generate(args.seed, i) for i in range(args.start, args.start + args.count)]
+    indices = range(args.start, args.start + args.count)
+    if args.only:
+        indices = [int(i) for i in args.only.split(",")]
+    cfgs = [gen.generate(args.seed, i) for i in indices]
     cfgs = [c for c in cfgs if c["name"] not in done]
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

@@ -174,6 +174,12 @@ def _claim_budget(m, cfg):
     return None
 
 
+def _claim_operand_dtype(m, cfg):
+    instr, a, b, la, lb = m.groups()
+    mi = gen.MFMA[instr]
+    return None if (mi["a"], mi["b"]) == (a, b) != (la, lb) else "arithmetic"
+
+
 def _claim_agpr_budget(m, cfg):
     total, limit, items = int(m.group(2)), int(m.group(3)), m.group(5)
     parts = [int(x) for x in re.findall(r"(\d+) for ", items)]
@@ -240,7 +246,8 @@ CLASSES = [
     ("fragment-align", r"lds (\w+): stored rows of (\d+) \+ (\d+) pad = (\d+) (\w+) \((\d+) B\) break the (\d+)-byte "
                        r"alignment of (\S+)'s fragment reads", _claim_fragment),
     ("mfma-auto-none", r"mfma auto finds no instruction on (gfx\d+)", _claim_auto_none),
-    ("operand-dtype", r"(?:takes|operand|reads) .*(?:dtype|f16|bf16|i8|fp8|bf8|f32)", None),
+    ("operand-dtype", r"(v_mfma_\w+) multiplies (\w+) by (\w+), but lds \w+ is (\w+) and lds \w+ is (\w+)",
+     _claim_operand_dtype),
     ("distribution", r"elementwise operations need the same distribution|are distributed differently",
      _claim_distribution),
 ]
