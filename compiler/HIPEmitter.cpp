@@ -32,7 +32,7 @@ bool tilec::isEmitterName(llvm::StringRef n) {
   static const llvm::StringSet<> names = {"tid",    "wave",   "lane",   "block_row", "block_col", "i",
                                           "e",      "part",   "kk",     "k_lane",    "bi",        "bj",
                                           "a_frag", "b_frag", "row",    "col",       "stream",    "grid",
-                                          "tilec",  "std",    "dim3",   "vectors_aligned"};
+                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
 
@@ -243,15 +243,9 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case Stmt::Kind::For: {
     auto &f = llvm::cast<For>(s);
-    nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
-    // (known divisor of the start and the constant step, the upper bound): what windowInside needs.
-    if (f.step->kind == Index::Kind::Const && f.lower->kind == Index::Kind::Const)
-      loopBounds[f.var] = {std::gcd(f.lower->value == 0 ? f.step->value : f.lower->value, f.step->value),
-                           f.upper.get()};
-    line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
-                           index(*f.upper), index(*f.step));
-    for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
-    line(depth) << "}\n";
+    enterLoop(f);
+    if (f.plan) return kLoop(f, depth);
+    plainLoop(f, depth);
     return;
   }
   case Stmt::Kind::Barrier:
@@ -362,21 +356,43 @@ std::string KernelEmitter::guarded(const std::string &mask, const std::string &s
 /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
 /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
 bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const {
-  if (!k.divisible(extent, size)) return false;
   if (origin.kind == Index::Kind::BlockRow || origin.kind == Index::Kind::BlockCol) {
     bool row = origin.kind == Index::Kind::BlockRow;
     const Extent &grid = row ? k.gridTensor->rows : k.gridTensor->cols;
     unsigned block = row ? k.gridTileRows : k.gridTileCols;
-    return grid.symbol == extent.symbol && grid.value == extent.value && k.divisible(extent, block) &&
-           size <= block;
+    if (grid.symbol != extent.symbol || grid.value != extent.value || size > block) return false;
+    // On the interior path of a K loop the whole block lies inside the grid tensor.
+    return interiorBlock || (k.divisible(extent, size) && k.divisible(extent, block));
   }
   if (origin.kind == Index::Kind::LoopVar) {
     auto it = loopBounds.find(origin.name);
-    return it != loopBounds.end() && it->second.first % size == 0 && it->second.second && extent.isSymbol() &&
-           it->second.second->kind == Index::Kind::Scalar && it->second.second->name == extent.symbol;
+    if (it == loopBounds.end() || !it->second.second) return false;
+    const Index &upper = *it->second.second;
+    bool upperIsExtent = upper.kind == Index::Kind::Scalar ? extent.isSymbol() && upper.name == extent.symbol
+                                                           : upper.kind == Index::Kind::Const && !extent.isSymbol() &&
+                                                                 upper.value == extent.value;
+    // In the main loop of a K loop every step is whole: var + step <= upper.
+    auto whole = fullSteps.find(origin.name);
+    if (whole != fullSteps.end() && upperIsExtent && size <= whole->second) return true;
+    return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
   (void)isRow;
   return false;
+}
+
+void KernelEmitter::enterLoop(const For &f) {
+  nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
+  // (known divisor of the start and the constant step, the upper bound): what windowInside needs.
+  if (f.step->kind == Index::Kind::Const && f.lower->kind == Index::Kind::Const)
+    loopBounds[f.var] = {std::gcd(f.lower->value == 0 ? f.step->value : f.lower->value, f.step->value),
+                         f.upper.get()};
+}
+
+void KernelEmitter::plainLoop(const For &f, unsigned depth) {
+  line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower), index(*f.upper),
+                         index(*f.step));
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
+  line(depth) << "}\n";
 }
 
 /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
@@ -414,9 +430,11 @@ void KernelEmitter::loadAccess(const Value &l, const Layout &layout, const std::
   const Tensor &x = *l.tensor;
   unsigned vec = layout.vec;
   std::string type = vecType(x.dtype, vec);
-  if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
-  else line(d) << formatv("{0} = {1}{{};\n", dst, type);
   Access kind = accessKind(x, *l.col, vec);
+  bool masked = !inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, kind == Access::Crossing ? vec : 0).empty();
+  // Masked-off lanes keep zeros.
+  if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
+  else if (masked) line(d) << formatv("{0} = {1}{{};\n", dst, type);
   vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
                formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
                        address(x, r, c)),

@@ -131,3 +131,52 @@ void KernelEmitter::accStore(const Store &st, unsigned depth) {
 }
 
 } // namespace tilec::hip
+
+namespace tilec::hip {
+
+void KernelEmitter::kLoop(const For &f, unsigned depth) {
+  const KLoopPlan &p = *f.plan;
+  std::string var = f.var, step = index(*f.step), upper = index(*f.upper);
+  line(depth) << formatv("// K loop: {0} from {1} to {2} in steps of {3}; {4}.\n", var, index(*f.lower), upper, step,
+                         p.why);
+  if (!p.splitEdges && !p.peelTail) {
+    line(depth) << formatv("// Every workgroup's block lies inside {0} and every K step is whole: no masks.\n",
+                           k.gridTensor->name);
+    fullSteps[var] = f.step->value;
+    plainLoop(f, depth);
+    fullSteps.erase(var);
+    return;
+  }
+  line(depth) << "{\n";
+  line(depth + 1) << formatv("int {0} = {1};\n", var, index(*f.lower));
+  std::string cond = formatv("{0} <= {1} - {2}", var, upper, step);
+  if (p.splitEdges) {
+    const Tensor &g = *k.gridTensor;
+    line(depth + 1) << formatv("// Interior workgroups (the whole {0} x {1} block inside {2}) run the main loop; edge "
+                               "workgroups run every step masked.\n", k.gridTileRows, k.gridTileCols, g.name);
+    line(depth + 1) << formatv("const bool interior = block_row + {0} <= {1} && block_col + {2} <= {3};\n",
+                               k.gridTileRows, extentExpr(g.rows), k.gridTileCols, extentExpr(g.cols));
+    cond = "interior && " + cond;
+  }
+  line(depth + 1) << formatv("// Main loop: whole K steps ({0} + {1} <= {2}){3}, no masks.\n", var, step, upper,
+                             p.splitEdges ? " of interior workgroups" : "");
+  line(depth + 1) << formatv("for (; {0}; {1} += {2}) {{\n", cond, var, step);
+  interiorBlock = p.splitEdges;
+  fullSteps[var] = f.step->value;
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 2);
+  fullSteps.erase(var);
+  interiorBlock = false;
+  line(depth + 1) << "}\n";
+  line(depth + 1) << formatv("// The remaining steps, masked: {0}.\n",
+                             p.splitEdges && p.peelTail ? formatv("every step of an edge workgroup, the partial last "
+                                                                  "step ({0} % {1} != 0) of an interior one", upper,
+                                                                  step).str()
+                             : p.splitEdges ? "every step of an edge workgroup"
+                                            : formatv("the partial last step ({0} % {1} != 0)", upper, step).str());
+  line(depth + 1) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", var, upper, step);
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 2);
+  line(depth + 1) << "}\n";
+  line(depth) << "}\n";
+}
+
+} // namespace tilec::hip

@@ -69,6 +69,14 @@ private:
 
   void stmt(const Stmt &s, unsigned depth);
 
+  /// What the masks of the accesses inside loop `f` may rely on.
+  void enterLoop(const For &f);
+  /// `for` as written.
+  void plainLoop(const For &f, unsigned depth);
+  /// A K loop in the shape its plan (KLoopPlan) gives: an unmasked main loop over the whole steps of interior
+  /// workgroups, then the remaining steps masked.
+  void kLoop(const For &f, unsigned depth);
+
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
   void ldsWrite(const LdsWrite &w, unsigned depth);
@@ -160,6 +168,10 @@ private:
   std::map<const Value *, std::string> loadNames;
   std::map<std::string, bool> nonNegativeLoops;
   std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;
+  /// Loops whose current path runs whole steps only (var + step <= upper): variable -> step.
+  std::map<std::string, int64_t> fullSteps;
+  /// Writing the interior path of a K loop: the workgroup's block lies inside the grid tensor.
+  bool interiorBlock = false;
 };
 
 } // namespace tilec::hip
