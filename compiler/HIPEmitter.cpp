@@ -32,7 +32,7 @@ bool tilec::isEmitterName(llvm::StringRef n) {
   static const llvm::StringSet<> names = {"tid",    "wave",   "lane",   "block_row", "block_col", "i",
                                           "e",      "part",   "kk",     "k_lane",    "bi",        "bj",
                                           "a_frag", "b_frag", "row",    "col",       "stream",    "grid",
-                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior"};
+                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior", "stage"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
 
@@ -178,7 +178,11 @@ void KernelEmitter::prologue() {
     line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
                        l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
                        l->storedRows(), l->storedCols(), l->pad, l->bytes());
-    line(1) << formatv("__shared__ {0} {1}[{2} * {3}];\n", info(l->dtype).cppType, l->name, l->storedRows(),
+    if (l->stages > 1)
+      line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
+                         l->stages, l->stageBytes());
+    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", info(l->dtype).cppType, l->name,
+                       l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
                        l->pitch());
   }
   for (const auto &a : k.accs) {
@@ -277,7 +281,12 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
     bool shared = true;
     for (const Value *l : loads) shared &= sameIndex(*l->row, *row0) && sameIndex(*l->col, *col0);
     if (shared) {
-      line(d) << formatv("const int row = {0};\n", sum({index(*row0), p.row, step}));
+      // A row origin of loads that moves with a loop: its product with the row pitch is its own term of the address,
+      // which clang turns into a pointer increment per iteration instead of a 64-bit multiply per access.
+      bool split = !storeRow && movesWithLoop(*row0);
+      if (split) rowSplit = {index(*row0), sum({p.row, step})};
+      if (!split || rowInMasks(loads, layout))
+        line(d) << formatv("const int row = {0};\n", sum({index(*row0), p.row, step}));
       line(d) << formatv("const int col = {0};\n", sum({index(*col0), p.col}));
     }
     for (const Value *l : loads) {
@@ -294,7 +303,18 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
     }
   }
   if (!(directTarget && value.kind == Value::Kind::Load)) body(d, valueExpr(value, layout.vec, /*top=*/true));
+  rowSplit = {};
   line(depth) << "}\n";
+}
+
+bool KernelEmitter::rowInMasks(const std::vector<const Value *> &loads, const Layout &layout) {
+  for (const Value *l : loads) {
+    Access kind = accessKind(*l->tensor, *l->col, layout.vec);
+    std::string mask = inBounds(*l->tensor, "row", "col", *l->row, *l->col, layout.rows, layout.cols,
+                                kind == Access::Crossing ? layout.vec : 0);
+    if (usesIdentifier(mask, "row") || (kind == Access::Crossing && !mask.empty())) return true;
+  }
+  return false;
 }
 
 bool KernelEmitter::sameIndex(const Index &a, const Index &b) {
@@ -326,7 +346,15 @@ KernelEmitter::Access KernelEmitter::accessKind(const Tensor &tensor, const Inde
 }
 
 std::string KernelEmitter::address(const Tensor &tensor, const std::string &r, const std::string &c) {
+  if (r == "row" && !rowSplit.first.empty())
+    return formatv("{0} + static_cast<long>({1}) * {3} + static_cast<long>({2}) * {3} + {4}", tensor.name,
+                   rowSplit.first, rowSplit.second, extentExpr(tensor.cols), c);
   return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
+}
+
+bool KernelEmitter::movesWithLoop(const Index &i) {
+  if (i.kind == Index::Kind::LoopVar) return true;
+  return i.isBinary() && (movesWithLoop(*i.lhs) || movesWithLoop(*i.rhs));
 }
 
 /// The mask of one access; lower bounds only where the window origin may be negative.
@@ -374,6 +402,8 @@ bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsi
     // In the main loop of a K loop every step is whole: var + step <= upper.
     auto whole = fullSteps.find(origin.name);
     if (whole != fullSteps.end() && upperIsExtent && size <= whole->second) return true;
+    // A prefetch reads the window of the next step, which may lie past the upper bound.
+    if (loopVarText.count(origin.name)) return false;
     return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
   (void)isRow;
@@ -466,7 +496,10 @@ std::string KernelEmitter::index(const Index &i) {
   case Index::Kind::Const: return std::to_string(i.value);
   case Index::Kind::BlockRow: return "block_row";
   case Index::Kind::BlockCol: return "block_col";
-  case Index::Kind::LoopVar:
+  case Index::Kind::LoopVar: {
+    auto shifted = loopVarText.find(i.name);
+    return shifted == loopVarText.end() ? i.name : shifted->second;
+  }
   case Index::Kind::Scalar: return i.name;
   default: break;
   }

@@ -76,10 +76,19 @@ private:
   /// A K loop in the shape its plan (KLoopPlan) gives: an unmasked main loop over the whole steps of interior
   /// workgroups, then the remaining steps masked.
   void kLoop(const For &f, unsigned depth);
+  /// A K loop of depth 2: the loads of step k + step are issued before the mma of step k.
+  void pipelinedLoop(const For &f, unsigned depth);
+  /// One step of a pipelined K loop: the next step's loads, this step's mma, the LDS writes and barriers.
+  void pipelinedStep(const For &f, unsigned depth);
 
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
   void ldsWrite(const LdsWrite &w, unsigned depth);
+  /// How many consecutive rows (K values) of a thread_raked tile one lane writes to a transposed buffer as one
+  /// vector (1: element by element).
+  static unsigned kRun(const Layout &l, const LdsBuffer &b);
+  /// The writes of `run` consecutive rows per column as one vector.
+  void transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth);
 
   /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
   /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
@@ -109,6 +118,10 @@ private:
   Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const;
 
   std::string address(const Tensor &tensor, const std::string &r, const std::string &c);
+  /// Whether the masks (or element paths) of these loads of one access loop read `row`.
+  bool rowInMasks(const std::vector<const Value *> &loads, const Layout &layout);
+  /// Whether an index uses a loop variable.
+  static bool movesWithLoop(const Index &i);
 
   /// The mask of one access; lower bounds only where the window origin may be negative.
   /// With `vecEnd`, the column test is that the whole vector of vecEnd elements lies inside the row.
@@ -172,6 +185,16 @@ private:
   std::map<std::string, int64_t> fullSteps;
   /// Writing the interior path of a K loop: the workgroup's block lies inside the grid tensor.
   bool interiorBlock = false;
+  /// Loop variables written as another expression (the prefetch of the next K step: "k + 32").
+  std::map<std::string, std::string> loopVarText;
+  /// The LDS stage that mma reads and that writes fill, for buffers with 2 stages.
+  std::string readStage = "0", writeStage = "0";
+  /// Inside an access loop whose row origin moves with a loop: (origin, lane part) of `row`, for address().
+  std::pair<std::string, std::string> rowSplit;
+  /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
+  std::string lds(const LdsBuffer &b, bool write) const {
+    return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;
+  }
 };
 
 } // namespace tilec::hip

@@ -3,14 +3,14 @@
 // The rules, per K loop:
 //   splitEdges: the grid tensor's extents are not both known multiples of the block, so some workgroups are partial.
 //   peelTail:   the loop's upper bound is not known to be a multiple of the step.
-//   depth 2 with 2 LDS stages when the doubled LDS fits the CU and (when the compiler chooses) keeps at least 2 waves
-//   per SIMD by LDS; else, when the compiler chooses, depth 2 with one LDS stage (register prefetch, two barriers per
-//   step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
+//   the compiler's choice is depth 2, with 2 LDS stages when the doubled LDS fits the CU and costs no occupancy (the
+//   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
 //
 //===----------------------------------------------------------------------===//
 #include "SoftwarePipeline.h"
 
 #include "Occupancy.h"
+#include "ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
@@ -58,18 +58,6 @@ bool matchKLoop(const For &f, KLoopPlan &plan) {
          plan.writes.size() == loaded.size();
 }
 
-unsigned ldsBytes(const Kernel &k) {
-  unsigned bytes = 0;
-  for (const auto &l : k.ldsBuffers) bytes += l->bytes();
-  return bytes;
-}
-
-/// Workgroups per CU that `bytes` of LDS allow.
-unsigned workgroupsByLds(const Target &t, unsigned bytes) {
-  unsigned allocated = (bytes + t.ldsGranule - 1) / t.ldsGranule * t.ldsGranule;
-  return allocated ? t.ldsBytesPerCU / allocated : ~0u;
-}
-
 class Planner {
 public:
   Planner(Kernel &k, const Target &t, DiagnosticEngine &diags) : k(k), t(t), diags(diags) {}
@@ -108,14 +96,12 @@ private:
     for (const LdsWrite *w : plan.writes) buffers.insert(const_cast<LdsBuffer *>(w->dst));
     unsigned loopBytes = 0;
     for (LdsBuffer *b : buffers) loopBytes += b->bytes();
-    unsigned now = ldsBytes(k), doubled = now + loopBytes;
+    unsigned now = 0;
+    for (const auto &l : k.ldsBuffers) now += l->bytes();
+    unsigned doubled = now + loopBytes;
     plan.depthRequested = f.pipeline != 0;
     if (f.pipeline == 1) {
       plan.why = "pipeline 1 as written: each K step loads, writes LDS and multiplies in turn";
-      return true;
-    }
-    if (f.pipeline != 2) { // TODO(step 2): the compiler's choice
-      plan.why = "pipeline 1: each K step loads, writes LDS and multiplies in turn";
       return true;
     }
     plan.depth = 2;
@@ -133,25 +119,31 @@ private:
                          now, loopBytes, doubled);
       return true;
     }
-    unsigned before = workgroupsByLds(t, now), after = workgroupsByLds(t, doubled);
-    unsigned waves = k.waves(t);
-    auto wavesPerSimd = [&](unsigned wgs) { return wgs == ~0u ? ~0u : wgs * waves / t.simdsPerCU; };
-    if (doubled <= t.ldsBytesPerCU && wavesPerSimd(after) >= 2) {
+    // The compiler's choice: 2 stages when they cost no occupancy.
+    unsigned before = occupancy(), after = 0;
+    if (doubled <= t.ldsBytesPerCU) {
       setStages(plan, buffers);
-      plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS leaves {3} "
-                         "workgroup{4} per CU ({5} waves per SIMD by LDS)",
-                         now, loopBytes, doubled, after, after == 1 ? "" : "s", wavesPerSimd(after));
+      after = occupancy();
+    }
+    if (after && after >= before) {
+      plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
+                         "wave{4} per SIMD", now, loopBytes, doubled, after, after == 1 ? "" : "s");
     } else {
+      for (LdsBuffer *b : buffers) b->stages = 1;
+      plan.doubleLds = false;
       plan.why = formatv("compiler's choice, pipeline 2 with one LDS stage (two barriers per step): 2 stages would "
                          "need {0} B + {1} B = {2} B of LDS, {3}",
                          now, loopBytes, doubled,
-                         doubled > t.ldsBytesPerCU
-                             ? formatv("more than the {0} B of a CU", t.ldsBytesPerCU).str()
-                             : formatv("{0} workgroup{1} per CU instead of {2}, {3} wave{4} per SIMD by LDS", after,
-                                       after == 1 ? "" : "s", before, wavesPerSimd(after),
-                                       wavesPerSimd(after) == 1 ? "" : "s").str());
+                         after ? formatv("{0} wave{1} per SIMD instead of {2}", after, after == 1 ? "" : "s", before)
+                                     .str()
+                               : formatv("more than the {0} B of a CU", t.ldsBytesPerCU).str());
     }
     return true;
+  }
+
+  /// Waves per SIMD of the kernel as it stands (the resource model's estimate).
+  unsigned occupancy() const {
+    return computeOccupancy(t, estimateResources(k, t).resources(k.workgroupSize)).wavesPerSimd;
   }
 
   void setStages(KLoopPlan &plan, const std::set<LdsBuffer *> &buffers) {
