@@ -23,7 +23,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   const LdsBuffer &b = *w.dst;
   const LanePosition &p = lanePosition(l, w.src->name);
   line(depth) << "// " << sourceText(w.loc) << "\n";
-  if (unsigned run = kRun(l, b); run > 1) return transposedRunWrite(w, run, p, depth);
+  if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
@@ -56,16 +56,6 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                w.src->name);
   }
   line(depth) << "}\n";
-}
-
-unsigned KernelEmitter::kRun(const Layout &l, const LdsBuffer &b) {
-  if (!b.transposed || l.pattern != Pattern::ThreadRaked) return 1;
-  unsigned size = sizeOf(b.dtype), run = 1;
-  // Consecutive rows of the lane, a whole number of runs per lane and per wave, stored runs aligned, at most 16 B.
-  while (l.rowsPerLane % (run * 2) == 0 && l.subRows % (run * 2) == 0 && (b.pitch() * size) % (run * 2 * size) == 0 &&
-         run * 2 * size <= 16)
-    run *= 2;
-  return run;
 }
 
 void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth) {

@@ -84,9 +84,6 @@ private:
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
   void ldsWrite(const LdsWrite &w, unsigned depth);
-  /// How many consecutive rows (K values) of a thread_raked tile one lane writes to a transposed buffer as one
-  /// vector (1: element by element).
-  static unsigned kRun(const Layout &l, const LdsBuffer &b);
   /// The writes of `run` consecutive rows per column as one vector.
   void transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth);
 

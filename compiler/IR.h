@@ -79,6 +79,18 @@ struct LdsBuffer {
   /// Bytes of one stage.
   unsigned stageBytes() const { return storedRows() * pitch() * sizeOf(dtype); }
   unsigned bytes() const { return stages * stageBytes(); }
+  /// How many consecutive rows (K values) of a register tile with layout `src` one lane writes to this buffer as one
+  /// vector when it is stored transposed: a thread_raked tile's accesses of a lane are consecutive rows, so each
+  /// column's values of up to 16 B of them are one write (whole runs per lane and per wave, stored aligned); 1 means
+  /// element by element.
+  unsigned transposedRun(const Layout &src) const {
+    if (!transposed || src.pattern != Pattern::ThreadRaked) return 1;
+    unsigned size = sizeOf(dtype), run = 1;
+    while (src.rowsPerLane % (run * 2) == 0 && src.subRows % (run * 2) == 0 && (pitch() * size) % (run * 2 * size) == 0 &&
+           run * 2 * size <= 16)
+      run *= 2;
+    return run;
+  }
 };
 
 /// An accumulator tile: `acc name: dtype[rows, cols] mfma instr waves [Wy, Wx]`. Wave (w / Wx, w % Wx) owns a
