@@ -138,6 +138,7 @@ private:
     case Stmt::Kind::For: {
       auto &f = cast<ForStmt>(s);
       os << "For " << f.var.name;
+      if (f.pipeline) os << " pipeline " << f.pipeline;
       loc(s.range);
       os << "\n";
       expr(*f.lower, depth + 1);

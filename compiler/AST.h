@@ -211,11 +211,13 @@ struct StoreStmt : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::Store; }
 };
 
-/// `for var in lower .. upper [step s] { body }`
+/// `for var in lower .. upper [step s] [pipeline d] { body }`
 struct ForStmt : Stmt {
   ForStmt(SMRange r) : Stmt(Kind::For, r) {}
   Ident var;
   ExprPtr lower, upper, step; ///< step may be null (1)
+  int64_t pipeline = 0;       ///< `pipeline d` as written (0: absent)
+  SMRange pipelineRange;      ///< the depth's literal
   std::vector<StmtPtr> body;
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
 };

@@ -9,6 +9,7 @@
 #include "Report.h"
 #include "ResourceModel.h"
 #include "Sema.h"
+#include "SoftwarePipeline.h"
 #include "Verifier.h"
 #include "Verify.h"
 #include "llvm/Support/FileSystem.h"
@@ -100,7 +101,9 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   }
 
   std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
-  if (!module || !verifyModule(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
+  if (!module || !verifyModule(*module, diags) || !planPipelines(*module, diags) || !checkBudgets(*module, diags) ||
+      diags.hasErrors())
+    return 1;
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HIPEmitter.h"
+#include "HIPEmitterKernel.h"
 
 #include "Diagnostics.h"
 #include "LayoutPrinter.h"
@@ -24,13 +25,14 @@
 
 using namespace tilec;
 using namespace tilec::ir;
+using namespace tilec::hip;
 using llvm::formatv;
 
 bool tilec::isEmitterName(llvm::StringRef n) {
   static const llvm::StringSet<> names = {"tid",    "wave",   "lane",   "block_row", "block_col", "i",
                                           "e",      "part",   "kk",     "k_lane",    "bi",        "bj",
                                           "a_frag", "b_frag", "row",    "col",       "stream",    "grid",
-                                          "tilec",  "std",    "dim3",   "vectors_aligned"};
+                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior", "stage"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
 
@@ -47,7 +49,7 @@ std::string tilec::emitterClash(llvm::StringRef n, llvm::function_ref<bool(llvm:
   return "";
 }
 
-namespace {
+namespace tilec::hip {
 
 std::string vecType(DType dt, unsigned n) {
   if (n == 1) return info(dt).cppType.str();
@@ -60,9 +62,7 @@ std::string fp8Format(DType dt, const Target &t) {
   return fnuz ? "tilec::Fp8Format::E5M2FNUZ" : "tilec::Fp8Format::E5M2";
 }
 
-bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
 
-std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
 
 /// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
 std::string term(const std::string &expr, unsigned factor) {
@@ -77,685 +77,507 @@ std::string sum(std::initializer_list<std::string> terms) {
   return out.empty() ? "0" : out;
 }
 
-/// Where a lane's accesses of one distribution start; shared by all tiles with the same mapping.
-struct LanePosition {
-  const Layout *layout;
-  std::string row, col;
-};
+void KernelEmitter::emit() {
+  plans = planAccesses(k);
+  bool twoKernels = hasUnalignedVariant(plans);
+  signatureComment();
+  kernel(Variant::Vector, twoKernels);
+  if (twoKernels) kernel(Variant::Unaligned, true);
+  launcher(twoKernels);
+  out << text;
+}
 
-class KernelEmitter {
-public:
-  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &out) : k(k), t(t), out(out), os(text) {}
-
-  void emit() {
-    plans = planAccesses(k);
-    bool twoKernels = hasUnalignedVariant(plans);
-    signatureComment();
-    kernel(Variant::Vector, twoKernels);
-    if (twoKernels) kernel(Variant::Unaligned, true);
-    launcher(twoKernels);
-    out << text;
+void KernelEmitter::kernel(Variant v, bool twoKernels) {
+  variant = v;
+  positions.clear();
+  usedLoadNames.clear();
+  loadNames.clear();
+  nonNegativeLoops.clear();
+  loopBounds.clear();
+  std::string name = k.name;
+  if (v == Variant::Unaligned) {
+    name = unalignedName(k);
+    os << formatv("// {0}: {1} for tensors whose rows do not all start on a vector boundary. Vectors inside a row are\n"
+                  "// single accesses that need only element alignment; where one crosses the end of a row it goes "
+                  "element by element.\n", name, k.name);
+  } else if (twoKernels) {
+    os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans),
+                  unalignedName(k));
   }
+  // The body first: a scalar it never reads (a bound every mask of this variant proves) keeps its place in the
+  // signature, which both variants share, with its name commented out.
+  size_t start = text.size();
+  prologue();
+  for (const StmtPtr &s : k.body) stmt(*s, 1);
+  std::string body = text.substr(start);
+  text.resize(start);
+  os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, name);
+  params(/*forLauncher=*/false, &body);
+  os << ") {\n" << body << "}\n\n";
+}
 
-private:
-  /// Which copy of a kernel with run-time row alignment is being written (see hasUnalignedVariant).
-  enum class Variant { Vector, Unaligned };
-
-  void kernel(Variant v, bool twoKernels) {
-    variant = v;
-    positions.clear();
-    usedLoadNames.clear();
-    loadNames.clear();
-    nonNegativeLoops.clear();
-    loopBounds.clear();
-    std::string name = k.name;
-    if (v == Variant::Unaligned) {
-      name = unalignedName(k);
-      os << formatv("// {0}: {1} for tensors whose rows do not all start on a vector boundary. Vectors inside a row are\n"
-                    "// single accesses that need only element alignment; where one crosses the end of a row it goes "
-                    "element by element.\n", name, k.name);
-    } else if (twoKernels) {
-      os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans),
-                    unalignedName(k));
-    }
-    // The body first: a scalar it never reads (a bound every mask of this variant proves) keeps its place in the
-    // signature, which both variants share, with its name commented out.
-    size_t start = text.size();
-    prologue();
-    for (const StmtPtr &s : k.body) stmt(*s, 1);
-    std::string body = text.substr(start);
-    text.resize(start);
-    os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, name);
-    params(/*forLauncher=*/false, &body);
-    os << ") {\n" << body << "}\n\n";
+/// Whether `id` occurs in `code` as a whole identifier.
+bool KernelEmitter::usesIdentifier(llvm::StringRef code, llvm::StringRef id) {
+  auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (size_t at = code.find(id); at != llvm::StringRef::npos; at = code.find(id, at + 1)) {
+    bool before = at > 0 && isIdent(code[at - 1]);
+    bool after = at + id.size() < code.size() && isIdent(code[at + id.size()]);
+    if (!before && !after) return true;
   }
+  return false;
+}
 
-  /// Whether `id` occurs in `code` as a whole identifier.
-  static bool usesIdentifier(llvm::StringRef code, llvm::StringRef id) {
-    auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-    for (size_t at = code.find(id); at != llvm::StringRef::npos; at = code.find(id, at + 1)) {
-      bool before = at > 0 && isIdent(code[at - 1]);
-      bool after = at + id.size() < code.size() && isIdent(code[at + id.size()]);
-      if (!before && !after) return true;
-    }
-    return false;
+void KernelEmitter::signatureComment() {
+  os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4} x {5} block of {6}.\n", k.name,
+                k.workgroupSize, k.waves(t), k.waves(t) == 1 ? "" : "s", k.gridTileRows, k.gridTileCols,
+                k.gridTensor->name);
+  for (const auto &tile : k.tiles) {
+    const Layout &l = tile->layout;
+    os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access\n",
+                  tile->name, name(tile->dtype), l.rows, l.cols, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
+                  l.rowsPerLane, l.bytesPerAccess());
   }
+}
 
-  //===--- Declarations ---===//
-
-  void signatureComment() {
-    os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4} x {5} block of {6}.\n", k.name,
-                  k.workgroupSize, k.waves(t), k.waves(t) == 1 ? "" : "s", k.gridTileRows, k.gridTileCols,
-                  k.gridTensor->name);
-    for (const auto &tile : k.tiles) {
-      const Layout &l = tile->layout;
-      os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access\n",
-                    tile->name, name(tile->dtype), l.rows, l.cols, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
-                    l.rowsPerLane, l.bytesPerAccess());
-    }
+void KernelEmitter::params(bool forLauncher, const std::string *body) {
+  bool first = true;
+  for (const auto &tensor : k.tensors) {
+    os << (first ? "" : ", ") << (tensor->isWritten ? "" : "const ") << info(tensor->dtype).cppType << " *"
+       << (forLauncher ? "" : "__restrict__ ") << tensor->name;
+    first = false;
   }
-
-  void params(bool forLauncher, const std::string *body = nullptr) {
-    bool first = true;
-    for (const auto &tensor : k.tensors) {
-      os << (first ? "" : ", ") << (tensor->isWritten ? "" : "const ") << info(tensor->dtype).cppType << " *"
-         << (forLauncher ? "" : "__restrict__ ") << tensor->name;
-      first = false;
-    }
-    for (const auto &s : k.scalars) {
-      bool unused = body && !usesIdentifier(*body, s->name);
-      os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " "
-         << (unused ? "/*" + s->name + "*/" : s->name);
-      first = false;
-    }
+  for (const auto &s : k.scalars) {
+    bool unused = body && !usesIdentifier(*body, s->name);
+    os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " "
+       << (unused ? "/*" + s->name + "*/" : s->name);
+    first = false;
   }
+}
 
-  void prologue() {
-    unsigned waves = k.waves(t);
-    line(1) << "const int tid = __builtin_amdgcn_workitem_id_x();\n";
-    if (waves > 1) {
-      line(1) << formatv("const int wave = tid / {0};\n", t.waveSize);
-      line(1) << formatv("const int lane = tid % {0};\n", t.waveSize);
-    } else {
-      line(1) << "const int lane = tid;\n";
-    }
-    line(1) << formatv("// Origin of this workgroup's {0} x {1} block of {2}.\n", k.gridTileRows, k.gridTileCols,
-                       k.gridTensor->name);
-    line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
-    line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
-
-
-    if (!k.tiles.empty()) line(1) << "// Register tiles: element i is this lane's i-th access.\n";
-    for (const auto &tile : k.tiles) {
-      const Layout &l = tile->layout;
-      line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
-    }
-    for (const auto &l : k.ldsBuffers) {
-      line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
-                         l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
-                         l->storedRows(), l->storedCols(), l->pad, l->bytes());
-      line(1) << formatv("__shared__ {0} {1}[{2} * {3}];\n", info(l->dtype).cppType, l->name, l->storedRows(),
-                         l->pitch());
-    }
-    for (const auto &a : k.accs) {
-      const MFMAInstr &ins = *a->instr;
-      line(1) << formatv("// Accumulator {0}: {1} waves [{2}, {3}]; each wave owns {4} x {5} = {6} x {7} blocks of "
-                         "{8} x {9}, {10} values per lane each.\n",
-                         a->name, ins.name, a->wavesY, a->wavesX, a->waveRows(), a->waveCols(), a->blocksY(),
-                         a->blocksX(), ins.m, ins.n, ins.accPerLane);
-      line(1) << formatv("{0} {1}[{2}][{3}] = {{};\n", ins.accType, a->name, a->blocksY(), a->blocksX());
-      std::string wy = k.waves(t) == 1 ? "0" : (a->wavesX == 1 ? "wave" : formatv("(wave / {0})", a->wavesX).str());
-      std::string wx = k.waves(t) == 1 || a->wavesX == 1 ? "0" : formatv("(wave % {0})", a->wavesX).str();
-      line(1) << formatv("const int {0}_row = {1};\n", a->name, wy == "0" ? "0" : term(wy, a->waveRows()));
-      line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
-    }
-    for (const auto &tile : k.tiles) {
-      std::string sharing;
-      for (const auto &other : k.tiles)
-        if (other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
-      lanePosition(tile->layout, tile->name, sharing);
-    }
+void KernelEmitter::prologue() {
+  unsigned waves = k.waves(t);
+  line(1) << "const int tid = __builtin_amdgcn_workitem_id_x();\n";
+  if (waves > 1) {
+    line(1) << formatv("const int wave = tid / {0};\n", t.waveSize);
+    line(1) << formatv("const int lane = tid % {0};\n", t.waveSize);
+  } else {
+    line(1) << "const int lane = tid;\n";
   }
+  line(1) << formatv("// Origin of this workgroup's {0} x {1} block of {2}.\n", k.gridTileRows, k.gridTileCols,
+                     k.gridTensor->name);
+  line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
+  line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
 
-  /// The lane position of distribution `l`, declared on first use and named after `tileName`.
-  const LanePosition &lanePosition(const Layout &l, const std::string &tileName, const std::string &tiles = "") {
-    for (const LanePosition &p : positions)
-      if (p.layout->sameMapping(l)) return p;
-    unsigned waves = k.waves(t);
-    std::string wy = waves == 1 ? "" : (l.wavesX == 1 ? "wave" : formatv("(wave / {0})", l.wavesX).str());
-    std::string wx = waves == 1 || l.wavesX == 1 ? "" : formatv("(wave % {0})", l.wavesX).str();
-    std::string laneRow = l.lanesX == t.waveSize ? "" : formatv("(lane / {0})", l.lanesX).str();
-    std::string laneCol = l.lanesX == 1 ? "" : (l.lanesX == t.waveSize ? "lane" : formatv("(lane % {0})", l.lanesX).str());
-    std::string row = sum({term(wy, l.subRows), term(laneRow, l.pattern == Pattern::ThreadRaked ? l.rowsPerLane : 1)});
-    std::string col = sum({term(wx, l.subCols), term(laneCol, l.vec)});
-    LanePosition p{&l, tileName + "_row", tileName + "_col"};
-    const char *how = l.pattern == Pattern::ThreadRaked ? "access i is row + i" : "access i is row + i * L";
-    line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tiles, patternName(l.pattern), how);
-    line(1) << formatv("const int {0} = {1};\n", p.row, row);
-    line(1) << formatv("const int {0} = {1};\n", p.col, col);
-    positions.push_back(p);
-    return positions.back();
+
+  if (!k.tiles.empty()) line(1) << "// Register tiles: element i is this lane's i-th access.\n";
+  for (const auto &tile : k.tiles) {
+    const Layout &l = tile->layout;
+    line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
   }
-
-  //===--- Statements ---===//
-
-  llvm::raw_ostream &line(unsigned depth) { return os.indent(2 * depth); }
-
-  void stmt(const Stmt &s, unsigned depth) {
-    switch (s.kind) {
-    case Stmt::Kind::Assign: {
-      auto &a = llvm::cast<Assign>(s);
-      std::string element = a.dst->name + "[i]";
-      accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
-        line(d) << element << " = " << v << ";\n";
-      }, nullptr, nullptr, &element);
-      return;
-    }
-    case Stmt::Kind::Store: {
-      auto &st = llvm::cast<Store>(s);
-      if (st.value->acc) return accStore(st, depth);
-      const Layout &l = *st.value->layout;
-      accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
-        storeAccess(*st.tensor, *st.row, *st.col, l.vec, l.rows, l.cols, v, d);
-      }, st.row.get(), st.col.get());
-      return;
-    }
-    case Stmt::Kind::For: {
-      auto &f = llvm::cast<For>(s);
-      nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
-      // (known divisor of the start and the constant step, the upper bound): what windowInside needs.
-      if (f.step->kind == Index::Kind::Const && f.lower->kind == Index::Kind::Const)
-        loopBounds[f.var] = {std::gcd(f.lower->value == 0 ? f.step->value : f.lower->value, f.step->value),
-                             f.upper.get()};
-      line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
-                             index(*f.upper), index(*f.step));
-      for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
-      line(depth) << "}\n";
-      return;
-    }
-    case Stmt::Kind::Barrier:
-      line(depth) << "tilec::barrier();\n";
-      return;
-    case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
-    case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
-    }
+  for (const auto &l : k.ldsBuffers) {
+    line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
+                       l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
+                       l->storedRows(), l->storedCols(), l->pad, l->bytes());
+    if (l->stages > 1)
+      line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
+                         l->stages, l->stageBytes());
+    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", info(l->dtype).cppType, l->name,
+                       l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
+                       l->pitch());
   }
-
-  /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
-  /// keep it aligned, element by element for transposed buffers.
-  void ldsWrite(const LdsWrite &w, unsigned depth) {
-    const Layout &l = w.src->layout;
-    const LdsBuffer &b = *w.dst;
-    const LanePosition &p = lanePosition(l, w.src->name);
-    line(depth) << "// " << sourceText(w.loc) << "\n";
-    if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
-    line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
-    std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
-    line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
-    line(depth + 1) << formatv("const int col = {0};\n", p.col);
-    // The widest chunk of the access whose LDS address stays aligned from row to row.
-    unsigned chunk = b.transposed ? 1 : l.vec;
-    while (chunk > 1 && (b.pitch() * sizeOf(b.dtype)) % (chunk * sizeOf(b.dtype)) != 0) chunk /= 2;
-    if (chunk == l.vec && !b.transposed) {
-      line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
-                                 b.name, b.pitch(), w.src->name);
-    } else if (chunk > 1) {
-      line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
-                                 b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
-      line(depth + 1) << "#pragma unroll\n";
-      line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
-      line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col + part, tilec::slice<{4}>({3}[i], part));\n",
-                                 vecType(b.dtype, chunk), b.name, b.pitch(), w.src->name, chunk);
-    } else if (l.vec == 1) {
-      line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, b.name,
-                                 b.transposed ? formatv("col * {0} + row", b.pitch()).str()
-                                              : formatv("row * {0} + col", b.pitch()).str(),
-                                 w.src->name);
-    } else {
-      line(depth + 1) << "#pragma unroll\n";
-      line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
-      line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, b.name,
-                                 b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
-                                              : formatv("row * {0} + col + e", b.pitch()).str(),
-                                 w.src->name);
-    }
-    line(depth) << "}\n";
+  for (const auto &a : k.accs) {
+    const MFMAInstr &ins = *a->instr;
+    line(1) << formatv("// Accumulator {0}: {1} waves [{2}, {3}]; each wave owns {4} x {5} = {6} x {7} blocks of "
+                       "{8} x {9}, {10} values per lane each.\n",
+                       a->name, ins.name, a->wavesY, a->wavesX, a->waveRows(), a->waveCols(), a->blocksY(),
+                       a->blocksX(), ins.m, ins.n, ins.accPerLane);
+    line(1) << formatv("{0} {1}[{2}][{3}] = {{};\n", ins.accType, a->name, a->blocksY(), a->blocksX());
+    std::string wy = k.waves(t) == 1 ? "0" : (a->wavesX == 1 ? "wave" : formatv("(wave / {0})", a->wavesX).str());
+    std::string wx = k.waves(t) == 1 || a->wavesX == 1 ? "0" : formatv("(wave % {0})", a->wavesX).str();
+    line(1) << formatv("const int {0}_row = {1};\n", a->name, wy == "0" ? "0" : term(wy, a->waveRows()));
+    line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
   }
-
-  /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
-  /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
-  void mma(const MMA &m, unsigned depth) {
-    const AccTile &a = *m.acc;
-    const MFMAInstr &ins = *a.instr;
-    const MFMAInstr &swapped = transposedMFMA(ins, t);
-    std::string source = sourceText(m.loc);
-    if (!source.empty() && source.back() == ';') source.pop_back();
-    line(depth) << "// " << source << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
-                                                          ins.k, a.blocksY(), a.blocksX(), ins.name);
-    line(depth) << "// B's fragment goes first: each MFMA computes its block of c transposed, so a lane holds rows of c "
-                   "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
-    if (&swapped != &ins)
-      line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
-    if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
-    line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
-    unsigned d = depth + 1;
-    line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n", ins.m,
-                       ins.kPerLane, ins.kPerLane - 1);
-    line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
-    auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
-                         const std::string &origin) {
-      if (count > 1) line(d) << "#pragma unroll\n";
-      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-      line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>({3}, ({4} + {1} * {5} + lane % {5}) * {6} + k_lane);\n",
-                             frag, block, ins.operandType, buf.name, origin, size, buf.pitch());
-    };
-    fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
-    fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
-    if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
-    line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
-    if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-    line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag[bj], a_frag[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
-                           swapped.builtin);
-    line(depth) << "}\n";
+  for (const auto &tile : k.tiles) {
+    std::string sharing;
+    for (const auto &other : k.tiles)
+      if (other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
+    lanePosition(tile->layout, tile->name, sharing);
   }
+}
 
-  /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
-  /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
-  void accStore(const Store &st, unsigned depth) {
-    const AccTile &a = *st.value->acc;
-    const MFMAInstr &ins = *a.instr;
-    const Tensor &y = *st.tensor;
-    constexpr unsigned kGroup = 4;
-    std::string colInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)";
-    line(depth) << "// " << sourceText(st.loc) << "\n";
-    line(depth) << formatv("// Lane l holds row l % {0} of each {0} x {1} block; values e .. e + 3 are its columns {2} "
-                           ".. + 3.\n", ins.m, ins.n,
-                           ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32)");
-    if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
-    line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
-    if (a.blocksX() > 1) line(depth + 1) << "#pragma unroll\n";
-    line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-    unsigned d = depth + 2;
-    if (ins.accPerLane > kGroup) {
-      line(depth + 2) << "#pragma unroll\n";
-      line(depth + 2) << formatv("for (int e = 0; e < {0}; e += {1}) {{\n", ins.accPerLane, kGroup);
-      d = depth + 3;
-    } else {
-      line(depth + 2) << "{\n";
-      line(depth + 3) << "const int e = 0;\n";
-      d = depth + 3;
-    }
-    line(d) << formatv("const int row = {0};\n",
-                       sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(),
-                            formatv("lane % {0}", ins.m).str()}));
-    line(d) << formatv("const int col = {0};\n",
-                       sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(), colInBlock}));
-    storeAccess(y, *st.row, *st.col, kGroup, a.rows, a.cols, valueExpr(*st.value, kGroup, /*top=*/true), d);
-    line(depth + 2) << "}\n";
+/// The lane position of distribution `l`, declared on first use and named after `tileName`.
+const LanePosition &KernelEmitter::lanePosition(const Layout &l, const std::string &tileName,
+                                                const std::string &tiles) {
+  for (const LanePosition &p : positions)
+    if (p.layout->sameMapping(l)) return p;
+  unsigned waves = k.waves(t);
+  std::string wy = waves == 1 ? "" : (l.wavesX == 1 ? "wave" : formatv("(wave / {0})", l.wavesX).str());
+  std::string wx = waves == 1 || l.wavesX == 1 ? "" : formatv("(wave % {0})", l.wavesX).str();
+  std::string laneRow = l.lanesX == t.waveSize ? "" : formatv("(lane / {0})", l.lanesX).str();
+  std::string laneCol = l.lanesX == 1 ? "" : (l.lanesX == t.waveSize ? "lane" : formatv("(lane % {0})", l.lanesX).str());
+  std::string row = sum({term(wy, l.subRows), term(laneRow, l.pattern == Pattern::ThreadRaked ? l.rowsPerLane : 1)});
+  std::string col = sum({term(wx, l.subCols), term(laneCol, l.vec)});
+  LanePosition p{&l, tileName + "_row", tileName + "_col"};
+  const char *how = l.pattern == Pattern::ThreadRaked ? "access i is row + i" : "access i is row + i * L";
+  line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tiles, patternName(l.pattern), how);
+  line(1) << formatv("const int {0} = {1};\n", p.row, row);
+  line(1) << formatv("const int {0} = {1};\n", p.col, col);
+  positions.push_back(p);
+  return positions.back();
+}
+
+void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
+  switch (s.kind) {
+  case Stmt::Kind::Assign: {
+    auto &a = llvm::cast<Assign>(s);
+    std::string element = a.dst->name + "[i]";
+    accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
+      line(d) << element << " = " << v << ";\n";
+    }, nullptr, nullptr, &element);
+    return;
   }
+  case Stmt::Kind::Store: {
+    auto &st = llvm::cast<Store>(s);
+    if (st.value->acc) return accStore(st, depth);
+    const Layout &l = *st.value->layout;
+    accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
+      storeAccess(*st.tensor, *st.row, *st.col, l.vec, l.rows, l.cols, v, d);
+    }, st.row.get(), st.col.get());
+    return;
+  }
+  case Stmt::Kind::For: {
+    auto &f = llvm::cast<For>(s);
+    enterLoop(f);
+    if (f.plan) return kLoop(f, depth);
+    plainLoop(f, depth);
+    return;
+  }
+  case Stmt::Kind::Barrier:
+    line(depth) << "tilec::barrier();\n";
+    return;
+  case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
+  case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
+  }
+}
 
-  /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
-  template <typename Body>
-  void accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth, Body body,
-                  const Index *storeRow = nullptr, const Index *storeCol = nullptr,
-                  const std::string *directTarget = nullptr) {
-    line(depth) << "// " << sourceText(loc) << "\n";
-    std::vector<const Value *> loads;
-    collectLoads(value, loads);
-    bool needsPosition = !loads.empty() || storeRow;
-    if (layout.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
-    line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", layout.rowsPerLane);
-    unsigned d = depth + 1;
-    loadNames.clear();
-    if (needsPosition) {
-      const LanePosition &p = lanePosition(layout, "");
-      std::string step = layout.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", layout.laneRows).str();
-      const Index *row0 = storeRow ? storeRow : loads.front()->row.get();
-      const Index *col0 = storeCol ? storeCol : loads.front()->col.get();
-      // Every load and the store of one statement share the window origin when they share it in the source.
-      bool shared = true;
-      for (const Value *l : loads) shared &= sameIndex(*l->row, *row0) && sameIndex(*l->col, *col0);
-      if (shared) {
+/// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
+template <typename Body>
+void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth, Body body,
+                               const Index *storeRow, const Index *storeCol, const std::string *directTarget) {
+  line(depth) << "// " << sourceText(loc) << "\n";
+  std::vector<const Value *> loads;
+  collectLoads(value, loads);
+  bool needsPosition = !loads.empty() || storeRow;
+  if (layout.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", layout.rowsPerLane);
+  unsigned d = depth + 1;
+  loadNames.clear();
+  if (needsPosition) {
+    const LanePosition &p = lanePosition(layout, "");
+    std::string step = layout.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", layout.laneRows).str();
+    const Index *row0 = storeRow ? storeRow : loads.front()->row.get();
+    const Index *col0 = storeCol ? storeCol : loads.front()->col.get();
+    // Every load and the store of one statement share the window origin when they share it in the source.
+    bool shared = true;
+    for (const Value *l : loads) shared &= sameIndex(*l->row, *row0) && sameIndex(*l->col, *col0);
+    if (shared) {
+      // A row origin of loads that moves with a loop: its product with the row pitch is its own term of the address,
+      // which clang turns into a pointer increment per iteration instead of a 64-bit multiply per access.
+      bool split = !storeRow && movesWithLoop(*row0);
+      if (split) rowSplit = {index(*row0), sum({p.row, step})};
+      if (!split || rowInMasks(loads, layout))
         line(d) << formatv("const int row = {0};\n", sum({index(*row0), p.row, step}));
-        line(d) << formatv("const int col = {0};\n", sum({index(*col0), p.col}));
-      }
-      for (const Value *l : loads) {
-        // A plain `t = load X[...]` lands in the tile itself; loads inside an expression get a named temporary.
-        std::string n = &value == l && directTarget ? *directTarget : uniqueLoadName(l->tensor->name);
-        loadNames[l] = n;
-        std::string r = shared ? "row" : sum({index(*l->row), p.row, step});
-        std::string c = shared ? "col" : sum({index(*l->col), p.col});
-        loadAccess(*l, layout, n, r, c, d, /*declare=*/n != (directTarget ? *directTarget : ""));
-      }
-      if (!shared && storeRow) {
-        line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
-        line(d) << formatv("const int col = {0};\n", sum({index(*storeCol), p.col}));
-      }
+      line(d) << formatv("const int col = {0};\n", sum({index(*col0), p.col}));
     }
-    if (!(directTarget && value.kind == Value::Kind::Load)) body(d, valueExpr(value, layout.vec, /*top=*/true));
-    line(depth) << "}\n";
-  }
-
-  static bool sameIndex(const Index &a, const Index &b) {
-    if (a.kind != b.kind || a.value != b.value || a.name != b.name) return false;
-    if (!a.isBinary()) return true;
-    return sameIndex(*a.lhs, *b.lhs) && sameIndex(*a.rhs, *b.rhs);
-  }
-
-  void collectLoads(const Value &v, std::vector<const Value *> &out) {
-    if (v.kind == Value::Kind::Load) out.push_back(&v);
-    for (const auto &op : v.operands) collectLoads(*op, out);
-  }
-
-  std::string uniqueLoadName(const std::string &tensor) {
-    std::string n = tensor + "_v";
-    for (unsigned i = 1; usedLoadNames.count(n); ++i) n = tensor + "_v" + std::to_string(i);
-    usedLoadNames.insert(n);
-    return n;
-  }
-
-  /// How a vector access of `tensor` at window column origin `col0` is written in the current variant.
-  enum class Access {
-    Aligned,   ///< one vector access under the window's mask
-    Unaligned, ///< one element-aligned vector access under the window's mask (it never crosses a row end)
-    Crossing,  ///< element-aligned vector inside the row, element by element where it crosses a row end
-  };
-  Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const {
-    if (vec == 1) return Access::Aligned;
-    bool rowsRuntime = false;
-    for (const AccessPlan &p : plans)
-      rowsRuntime |= p.tensor == &tensor && p.vec == vec && !p.alignedAtCompileTime;
-    bool originAligned = knownDivisor(col0, k) % vec == 0;
-    if (!originAligned || (rowsRuntime && variant == Variant::Unaligned)) return Access::Crossing;
-    return variant == Variant::Unaligned ? Access::Unaligned : Access::Aligned;
-  }
-
-  std::string address(const Tensor &tensor, const std::string &r, const std::string &c) {
-    return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
-  }
-
-  /// The mask of one access; lower bounds only where the window origin may be negative.
-  /// With `vecEnd`, the column test is that the whole vector of vecEnd elements lies inside the row.
-  std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c, const Index &row0,
-                       const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vecEnd = 0) {
-    std::vector<std::string> terms;
-    if (!nonNegative(row0)) terms.push_back(r + " >= 0");
-    if (!windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
-      terms.push_back(formatv("{0} < {1}", r, extentExpr(tensor.rows)));
-    if (!nonNegative(col0)) terms.push_back(c + " >= 0");
-    if (!windowInside(col0, tensor.cols, windowCols, /*isRow=*/false))
-      terms.push_back(vecEnd ? formatv("{0} + {1} <= {2}", c, vecEnd, extentExpr(tensor.cols)).str()
-                             : formatv("{0} < {1}", c, extentExpr(tensor.cols)).str());
-    std::string mask;
-    for (const std::string &t : terms) mask += (mask.empty() ? "" : " && ") + t;
-    return mask;
-  }
-
-  /// `statement;` under `if (mask)`, or alone when nothing needs checking.
-  static std::string guarded(const std::string &mask, const std::string &statement) {
-    return mask.empty() ? statement + ";\n" : formatv("if ({0}) {1};\n", mask, statement).str();
-  }
-
-  /// Whether a window of `size` elements from `origin` always ends inside `extent`, so its mask can go: the origin
-  /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
-  /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
-  bool windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const {
-    if (!k.divisible(extent, size)) return false;
-    if (origin.kind == Index::Kind::BlockRow || origin.kind == Index::Kind::BlockCol) {
-      bool row = origin.kind == Index::Kind::BlockRow;
-      const Extent &grid = row ? k.gridTensor->rows : k.gridTensor->cols;
-      unsigned block = row ? k.gridTileRows : k.gridTileCols;
-      return grid.symbol == extent.symbol && grid.value == extent.value && k.divisible(extent, block) &&
-             size <= block;
+    for (const Value *l : loads) {
+      // A plain `t = load X[...]` lands in the tile itself; loads inside an expression get a named temporary.
+      std::string n = &value == l && directTarget ? *directTarget : uniqueLoadName(l->tensor->name);
+      loadNames[l] = n;
+      std::string r = shared ? "row" : sum({index(*l->row), p.row, step});
+      std::string c = shared ? "col" : sum({index(*l->col), p.col});
+      loadAccess(*l, layout, n, r, c, d, /*declare=*/n != (directTarget ? *directTarget : ""));
     }
-    if (origin.kind == Index::Kind::LoopVar) {
-      auto it = loopBounds.find(origin.name);
-      return it != loopBounds.end() && it->second.first % size == 0 && it->second.second && extent.isSymbol() &&
-             it->second.second->kind == Index::Kind::Scalar && it->second.second->name == extent.symbol;
-    }
-    (void)isRow;
-    return false;
-  }
-
-  /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
-  bool nonNegative(const Index &i) const {
-    switch (i.kind) {
-    case Index::Kind::Const: return i.value >= 0;
-    case Index::Kind::BlockRow:
-    case Index::Kind::BlockCol: return true;
-    case Index::Kind::LoopVar: {
-      auto it = nonNegativeLoops.find(i.name);
-      return it != nonNegativeLoops.end() && it->second;
-    }
-    case Index::Kind::Scalar:
-      for (const auto &s : k.scalars)
-        if (s->name == i.name) return s->isDimension;
-      return false;
-    case Index::Kind::Sub: return false;
-    default: return nonNegative(*i.lhs) && nonNegative(*i.rhs);
+    if (!shared && storeRow) {
+      line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
+      line(d) << formatv("const int col = {0};\n", sum({index(*storeCol), p.col}));
     }
   }
+  if (!(directTarget && value.kind == Value::Kind::Load)) body(d, valueExpr(value, layout.vec, /*top=*/true));
+  rowSplit = {};
+  line(depth) << "}\n";
+}
 
-  /// One access of `vec` elements at (r, c): under the window's mask; for a Crossing access the mask requires the
-  /// whole vector inside its row, and `elementStmt` handles the rest element by element.
-  void vectorAccess(const Tensor &x, const std::string &r, const std::string &c, const Index &row0,
-                    const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vec, Access kind,
-                    const std::string &vectorStmt, const std::string &elementStmt, unsigned d) {
-    std::string mask = inBounds(x, r, c, row0, col0, windowRows, windowCols, kind == Access::Crossing ? vec : 0);
-    line(d) << guarded(mask, vectorStmt);
-    if (kind == Access::Crossing && !mask.empty()) line(d) << formatv("else {0};\n", elementStmt);
+bool KernelEmitter::rowInMasks(const std::vector<const Value *> &loads, const Layout &layout) {
+  for (const Value *l : loads) {
+    Access kind = accessKind(*l->tensor, *l->col, layout.vec);
+    std::string mask = inBounds(*l->tensor, "row", "col", *l->row, *l->col, layout.rows, layout.cols,
+                                kind == Access::Crossing ? layout.vec : 0);
+    if (usesIdentifier(mask, "row") || (kind == Access::Crossing && !mask.empty())) return true;
   }
+  return false;
+}
 
-  void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
-                  const std::string &c, unsigned d, bool declare) {
-    const Tensor &x = *l.tensor;
-    unsigned vec = layout.vec;
-    std::string type = vecType(x.dtype, vec);
-    if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
-    else line(d) << formatv("{0} = {{};\n", dst); // "= T{}" would not parse for T = unsigned char
-    Access kind = accessKind(x, *l.col, vec);
-    vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
-                 formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
-                         address(x, r, c)),
-                 formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6})", dst, vec, x.name, r, c,
-                         extentExpr(x.rows), extentExpr(x.cols)),
-                 d);
+bool KernelEmitter::sameIndex(const Index &a, const Index &b) {
+  if (a.kind != b.kind || a.value != b.value || a.name != b.name) return false;
+  if (!a.isBinary()) return true;
+  return sameIndex(*a.lhs, *b.lhs) && sameIndex(*a.rhs, *b.rhs);
+}
+
+void KernelEmitter::collectLoads(const Value &v, std::vector<const Value *> &out) {
+  if (v.kind == Value::Kind::Load) out.push_back(&v);
+  for (const auto &op : v.operands) collectLoads(*op, out);
+}
+
+std::string KernelEmitter::uniqueLoadName(const std::string &tensor) {
+  std::string n = tensor + "_v";
+  for (unsigned i = 1; usedLoadNames.count(n); ++i) n = tensor + "_v" + std::to_string(i);
+  usedLoadNames.insert(n);
+  return n;
+}
+
+KernelEmitter::Access KernelEmitter::accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const {
+  if (vec == 1) return Access::Aligned;
+  bool rowsRuntime = false;
+  for (const AccessPlan &p : plans)
+    rowsRuntime |= p.tensor == &tensor && p.vec == vec && !p.alignedAtCompileTime;
+  bool originAligned = knownDivisor(col0, k) % vec == 0;
+  if (!originAligned || (rowsRuntime && variant == Variant::Unaligned)) return Access::Crossing;
+  return variant == Variant::Unaligned ? Access::Unaligned : Access::Aligned;
+}
+
+std::string KernelEmitter::address(const Tensor &tensor, const std::string &r, const std::string &c) {
+  if (r == "row" && !rowSplit.first.empty())
+    return formatv("{0} + static_cast<long>({1}) * {3} + static_cast<long>({2}) * {3} + {4}", tensor.name,
+                   rowSplit.first, rowSplit.second, extentExpr(tensor.cols), c);
+  return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
+}
+
+bool KernelEmitter::movesWithLoop(const Index &i) {
+  if (i.kind == Index::Kind::LoopVar) return true;
+  return i.isBinary() && (movesWithLoop(*i.lhs) || movesWithLoop(*i.rhs));
+}
+
+/// The mask of one access; lower bounds only where the window origin may be negative.
+/// With `vecEnd`, the column test is that the whole vector of vecEnd elements lies inside the row.
+std::string KernelEmitter::inBounds(const Tensor &tensor, const std::string &r, const std::string &c,
+                                    const Index &row0, const Index &col0, unsigned windowRows, unsigned windowCols,
+                                    unsigned vecEnd) {
+  std::vector<std::string> terms;
+  if (!nonNegative(row0)) terms.push_back(r + " >= 0");
+  if (!windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
+    terms.push_back(formatv("{0} < {1}", r, extentExpr(tensor.rows)));
+  if (!nonNegative(col0)) terms.push_back(c + " >= 0");
+  if (!windowInside(col0, tensor.cols, windowCols, /*isRow=*/false))
+    terms.push_back(vecEnd ? formatv("{0} + {1} <= {2}", c, vecEnd, extentExpr(tensor.cols)).str()
+                           : formatv("{0} < {1}", c, extentExpr(tensor.cols)).str());
+  std::string mask;
+  for (const std::string &t : terms) mask += (mask.empty() ? "" : " && ") + t;
+  return mask;
+}
+
+/// `statement;` under `if (mask)`, or alone when nothing needs checking.
+std::string KernelEmitter::guarded(const std::string &mask, const std::string &statement) {
+  return mask.empty() ? statement + ";\n" : formatv("if ({0}) {1};\n", mask, statement).str();
+}
+
+/// Whether a window of `size` elements from `origin` always ends inside `extent`, so its mask can go: the origin
+/// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
+/// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
+bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const {
+  if (origin.kind == Index::Kind::BlockRow || origin.kind == Index::Kind::BlockCol) {
+    bool row = origin.kind == Index::Kind::BlockRow;
+    const Extent &grid = row ? k.gridTensor->rows : k.gridTensor->cols;
+    unsigned block = row ? k.gridTileRows : k.gridTileCols;
+    if (grid.symbol != extent.symbol || grid.value != extent.value || size > block) return false;
+    // On the interior path of a K loop the whole block lies inside the grid tensor.
+    return interiorBlock || (k.divisible(extent, size) && k.divisible(extent, block));
   }
-
-  /// The store of `v` (`vec` elements) at (row, col) of a window of windowRows x windowCols; an expression is first
-  /// named Y_out.
-  void storeAccess(const Tensor &y, const Index &row0, const Index &col0, unsigned vec, unsigned windowRows,
-                   unsigned windowCols, const std::string &v, unsigned d) {
-    std::string type = vecType(y.dtype, vec), value = v;
-    if (v.find_first_of(" (") != std::string::npos) {
-      line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
-      value = y.name + "_out";
-    }
-    Access kind = accessKind(y, col0, vec);
-    vectorAccess(y, "row", "col", row0, col0, windowRows, windowCols, vec, kind,
-                 formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned", type,
-                         address(y, "row", "col"), value),
-                 formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4})", vec, y.name, extentExpr(y.rows),
-                         extentExpr(y.cols), value),
-                 d);
+  if (origin.kind == Index::Kind::LoopVar) {
+    auto it = loopBounds.find(origin.name);
+    if (it == loopBounds.end() || !it->second.second) return false;
+    const Index &upper = *it->second.second;
+    bool upperIsExtent = upper.kind == Index::Kind::Scalar ? extent.isSymbol() && upper.name == extent.symbol
+                                                           : upper.kind == Index::Kind::Const && !extent.isSymbol() &&
+                                                                 upper.value == extent.value;
+    // In the main loop of a K loop every step is whole: var + step <= upper.
+    auto whole = fullSteps.find(origin.name);
+    if (whole != fullSteps.end() && upperIsExtent && size <= whole->second) return true;
+    // A prefetch reads the window of the next step, which may lie past the upper bound.
+    if (loopVarText.count(origin.name)) return false;
+    return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
+  (void)isRow;
+  return false;
+}
 
-  //===--- Expressions ---===//
+void KernelEmitter::enterLoop(const For &f) {
+  nonNegativeLoops[f.var] = nonNegative(*f.lower) && nonNegative(*f.step);
+  // (known divisor of the start and the constant step, the upper bound): what windowInside needs.
+  if (f.step->kind == Index::Kind::Const && f.lower->kind == Index::Kind::Const)
+    loopBounds[f.var] = {std::gcd(f.lower->value == 0 ? f.step->value : f.lower->value, f.step->value),
+                         f.upper.get()};
+}
 
-  std::string index(const Index &i) {
-    switch (i.kind) {
-    case Index::Kind::Const: return std::to_string(i.value);
-    case Index::Kind::BlockRow: return "block_row";
-    case Index::Kind::BlockCol: return "block_col";
-    case Index::Kind::LoopVar:
-    case Index::Kind::Scalar: return i.name;
-    default: break;
-    }
-    static const char *ops[] = {"+", "-", "*", "/", "%"};
-    const char *op = ops[static_cast<int>(i.kind) - static_cast<int>(Index::Kind::Add)];
-    auto wrap = [&](const Index &c) { return c.isBinary() ? "(" + index(c) + ")" : index(c); };
-    return formatv("{0} {1} {2}", wrap(*i.lhs), op, wrap(*i.rhs));
+void KernelEmitter::plainLoop(const For &f, unsigned depth) {
+  line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower), index(*f.upper),
+                         index(*f.step));
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
+  line(depth) << "}\n";
+}
+
+/// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
+bool KernelEmitter::nonNegative(const Index &i) const {
+  switch (i.kind) {
+  case Index::Kind::Const: return i.value >= 0;
+  case Index::Kind::BlockRow:
+  case Index::Kind::BlockCol: return true;
+  case Index::Kind::LoopVar: {
+    auto it = nonNegativeLoops.find(i.name);
+    return it != nonNegativeLoops.end() && it->second;
   }
-
-  std::string constant(const Value &v) {
-    std::string s = v.spelling;
-    bool isFloatText = s.find_first_of(".eE") != std::string::npos;
-    switch (v.dtype) {
-    case DType::F32: return isFloatText ? s + "f" : s + ".0f";
-    case DType::I32: return s;
-    default: return formatv("static_cast<{0}>({1})", info(v.dtype).cppType, s);
-    }
-  }
-
-  std::string valueExpr(const Value &v, unsigned vec, bool top = false) {
-    auto sub = [&](const Value &o) {
-      std::string e = valueExpr(o, vec);
-      return o.kind == Value::Kind::Binary && o.op != ValueOp::Max && o.op != ValueOp::Min ? "(" + e + ")" : e;
-    };
-    switch (v.kind) {
-    case Value::Kind::TileRef: return v.tile->name + "[i]";
-    case Value::Kind::AccRef:
-      return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
-    case Value::Kind::ScalarRef: return v.scalar->name;
-    case Value::Kind::Const: return constant(v);
-    case Value::Kind::Load: return loadNames.at(&v);
-    case Value::Kind::Unary: return "-" + sub(*v.operands[0]);
-    case Value::Kind::Binary: {
-      const Value &a = *v.operands[0], &b = *v.operands[1];
-      if (v.op == ValueOp::Max || v.op == ValueOp::Min) {
-        auto arg = [&](const Value &o) {
-          std::string e = valueExpr(o, vec);
-          return (v.isTile && !o.isTile && vec > 1) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str() : e;
-        };
-        return formatv("__builtin_elementwise_{0}({1}, {2})", spelling(v.op), arg(a), arg(b));
-      }
-      (void)top;
-      return formatv("{0} {1} {2}", sub(a), spelling(v.op), sub(b));
-    }
-    case Value::Kind::Cast: return castExpr(v, vec);
-    }
-    return "";
-  }
-
-  std::string castExpr(const Value &v, unsigned vec) {
-    const Value &from = *v.operands[0];
-    unsigned n = from.isTile ? vec : 1;
-    std::string e = valueExpr(from, vec);
-    if (from.dtype == v.dtype) return e;
-    auto convert = [&](const std::string &x, DType to) {
-      return n == 1 ? formatv("static_cast<{0}>({1})", info(to).cppType, x).str()
-                    : formatv("__builtin_convertvector({0}, {1})", x, vecType(to, n)).str();
-    };
-    if (isFp8(from.dtype)) {
-      e = formatv("tilec::fp8_to_f32<{0}, {1}>({2})", fp8Format(from.dtype, t), n, e);
-      return v.dtype == DType::F32 ? e : (isFp8(v.dtype) ? fp8From(e, v.dtype, n) : convert(e, v.dtype));
-    }
-    if (isFp8(v.dtype)) return fp8From(from.dtype == DType::F32 ? e : convert(e, DType::F32), v.dtype, n);
-    // clang refuses static_cast between _Float16 and __bf16, and its x86 backend (the emulator) cannot lower the
-    // vector conversion; through f32 is the same value (f16 and bf16 are exact in f32, then one rounding).
-    bool halves = (from.dtype == DType::F16 && v.dtype == DType::BF16) ||
-                  (from.dtype == DType::BF16 && v.dtype == DType::F16);
-    if (halves) e = convert(e, DType::F32);
-    return convert(e, v.dtype);
-  }
-
-  std::string fp8From(const std::string &f32, DType to, unsigned n) {
-    return formatv("tilec::f32_to_fp8<{0}, {1}>({2})", fp8Format(to, t), n, f32);
-  }
-
-  //===--- Launcher ---===//
-
-  void launcher(bool twoKernels) {
-    const Tensor &g = *k.gridTensor;
-    os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
-                  "x ceil({6} / {2}) in all.\n",
-                  k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
-                  extentExpr(g.rows));
-    std::vector<AlignmentCheck> checks = alignmentChecks(plans);
-    // With one kernel every check is a pointer alignment the launcher enforces.
-    bool refusesMisaligned = !twoKernels && !checks.empty();
-    os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
-                  "/// hipSuccess without launching when there is nothing to do.\n",
-                  refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
-    if (twoKernels)
-      os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
-    os << "extern \"C\" hipError_t launch_" << k.name << "(";
-    params(/*forLauncher=*/true);
-    os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream) {\n";
-    std::vector<std::string> dims;
+  case Index::Kind::Scalar:
     for (const auto &s : k.scalars)
-      if (s->isDimension) dims.push_back(s->name);
-    if (!dims.empty()) {
-      std::string neg, zero;
-      for (const std::string &d : dims) neg += (neg.empty() ? "" : " || ") + d + " < 0";
-      line(1) << "if (" << neg << ") return hipErrorInvalidValue;\n";
-    }
-    std::string empty;
-    for (const Extent *e : {&g.rows, &g.cols})
-      if (e->isSymbol()) empty += (empty.empty() ? "" : " || ") + e->symbol + " == 0";
-    if (!empty.empty()) line(1) << "if (" << empty << ") return hipSuccess;\n";
-    std::string nulls;
-    for (const auto &tensor : k.tensors) nulls += (nulls.empty() ? "" : " || ") + tensor->name + " == nullptr";
-    if (!nulls.empty()) line(1) << "if (" << nulls << ") return hipErrorInvalidValue;\n";
-    // The kernel was compiled relying on these; a violation is refused rather than computed wrongly.
-    for (const Assumption &a : k.assumptions)
-      line(1) << formatv("if ({0} % {1} != 0) return hipErrorInvalidValue;  // assume {0} % {1} == 0\n", a.symbol,
-                         a.modulus);
-    // A single kernel relies on aligned base pointers: a misaligned tensor is refused.
-    if (!twoKernels)
-      for (const AlignmentCheck &c : checks)
-        line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
-                           "// {1}-byte accesses\n", c.tensor->name, c.bytes);
-    line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}));\n", extentExpr(g.cols),
-                       k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
-    line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
-                       k.workgroupSize);
-    auto launch = [&](unsigned depth, const std::string &name) {
-      line(depth) << formatv("hipLaunchKernelGGL({0}, grid, dim3({1}), 0, stream", name, k.workgroupSize);
-      for (const auto &tensor : k.tensors) os << ", " << tensor->name;
-      for (const auto &s : k.scalars) os << ", " << s->name;
-      os << ");\n";
-    };
-    if (!twoKernels) {
-      launch(1, k.name);
-    } else {
-      // The vector kernel needs every row to start on a vector boundary: extents and base pointers.
-      std::vector<std::string> conds;
-      for (const AlignmentCheck &c : checks)
-        conds.push_back(c.rows ? formatv("tilec::rows_aligned<{0}>({1}, {2})", c.vec, c.tensor->name,
-                                         extentExpr(c.tensor->cols)).str()
-                               : formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", c.tensor->name, c.bytes)
-                                     .str());
-      line(1) << "const bool vectors_aligned = ";
-      for (size_t i = 0; i < conds.size(); ++i) {
-        if (i > 0) line(3) << "&& ";
-        os << conds[i] << (i + 1 == conds.size() ? ";\n" : "\n");
-      }
-      line(1) << "if (vectors_aligned)\n";
-      launch(2, k.name);
-      line(1) << "else\n";
-      launch(2, unalignedName(k));
-    }
-    line(1) << "return hipGetLastError();\n";
-    os << "}\n";
+      if (s->name == i.name) return s->isDimension;
+    return false;
+  case Index::Kind::Sub: return false;
+  default: return nonNegative(*i.lhs) && nonNegative(*i.rhs);
   }
+}
 
-  const Kernel &k;
-  const Target &t;
-  llvm::raw_ostream &out;
-  std::string text; ///< everything written so far; a kernel's body is written before its signature
-  llvm::raw_string_ostream os;
-  std::vector<AccessPlan> plans;
-  std::vector<LanePosition> positions;
-  Variant variant = Variant::Vector;
-  llvm::StringSet<> usedLoadNames;
-  std::map<const Value *, std::string> loadNames;
-  std::map<std::string, bool> nonNegativeLoops;
-  std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;
-};
+/// One access of `vec` elements at (r, c): under the window's mask; for a Crossing access the mask requires the
+/// whole vector inside its row, and `elementStmt` handles the rest element by element.
+void KernelEmitter::vectorAccess(const Tensor &x, const std::string &r, const std::string &c, const Index &row0,
+                                 const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vec,
+                                 Access kind, const std::string &vectorStmt, const std::string &elementStmt,
+                                 unsigned d) {
+  std::string mask = inBounds(x, r, c, row0, col0, windowRows, windowCols, kind == Access::Crossing ? vec : 0);
+  line(d) << guarded(mask, vectorStmt);
+  if (kind == Access::Crossing && !mask.empty()) line(d) << formatv("else {0};\n", elementStmt);
+}
 
-} // namespace
+void KernelEmitter::loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
+                               const std::string &c, unsigned d, bool declare) {
+  const Tensor &x = *l.tensor;
+  unsigned vec = layout.vec;
+  std::string type = vecType(x.dtype, vec);
+  Access kind = accessKind(x, *l.col, vec);
+  bool masked = !inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, kind == Access::Crossing ? vec : 0).empty();
+  // Masked-off lanes keep zeros.
+  if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
+  else if (masked) line(d) << formatv("{0} = {{};\n", dst); // "= T{}" would not parse for T = unsigned char
+  vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
+               formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
+                       address(x, r, c)),
+               formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6})", dst, vec, x.name, r, c,
+                       extentExpr(x.rows), extentExpr(x.cols)),
+               d);
+}
+
+/// The store of `v` (`vec` elements) at (row, col) of a window of windowRows x windowCols; an expression is first
+/// named Y_out.
+void KernelEmitter::storeAccess(const Tensor &y, const Index &row0, const Index &col0, unsigned vec,
+                                unsigned windowRows, unsigned windowCols, const std::string &v, unsigned d) {
+  std::string type = vecType(y.dtype, vec), value = v;
+  if (v.find_first_of(" (") != std::string::npos) {
+    line(d) << formatv("const {0} {1}_out = {2};\n", type, y.name, v);
+    value = y.name + "_out";
+  }
+  Access kind = accessKind(y, col0, vec);
+  vectorAccess(y, "row", "col", row0, col0, windowRows, windowCols, vec, kind,
+               formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned", type,
+                       address(y, "row", "col"), value),
+               formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4})", vec, y.name, extentExpr(y.rows),
+                       extentExpr(y.cols), value),
+               d);
+}
+
+std::string KernelEmitter::index(const Index &i) {
+  switch (i.kind) {
+  case Index::Kind::Const: return std::to_string(i.value);
+  case Index::Kind::BlockRow: return "block_row";
+  case Index::Kind::BlockCol: return "block_col";
+  case Index::Kind::LoopVar: {
+    auto shifted = loopVarText.find(i.name);
+    return shifted == loopVarText.end() ? i.name : shifted->second;
+  }
+  case Index::Kind::Scalar: return i.name;
+  default: break;
+  }
+  static const char *ops[] = {"+", "-", "*", "/", "%"};
+  const char *op = ops[static_cast<int>(i.kind) - static_cast<int>(Index::Kind::Add)];
+  auto wrap = [&](const Index &c) { return c.isBinary() ? "(" + index(c) + ")" : index(c); };
+  return formatv("{0} {1} {2}", wrap(*i.lhs), op, wrap(*i.rhs));
+}
+
+std::string KernelEmitter::constant(const Value &v) {
+  std::string s = v.spelling;
+  bool isFloatText = s.find_first_of(".eE") != std::string::npos;
+  switch (v.dtype) {
+  case DType::F32: return isFloatText ? s + "f" : s + ".0f";
+  case DType::I32: return s;
+  default: return formatv("static_cast<{0}>({1})", info(v.dtype).cppType, s);
+  }
+}
+
+std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
+  auto sub = [&](const Value &o) {
+    std::string e = valueExpr(o, vec);
+    return o.kind == Value::Kind::Binary && o.op != ValueOp::Max && o.op != ValueOp::Min ? "(" + e + ")" : e;
+  };
+  switch (v.kind) {
+  case Value::Kind::TileRef: return v.tile->name + "[i]";
+  case Value::Kind::AccRef:
+    return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
+  case Value::Kind::ScalarRef: return v.scalar->name;
+  case Value::Kind::Const: return constant(v);
+  case Value::Kind::Load: return loadNames.at(&v);
+  case Value::Kind::Unary: return "-" + sub(*v.operands[0]);
+  case Value::Kind::Binary: {
+    const Value &a = *v.operands[0], &b = *v.operands[1];
+    if (v.op == ValueOp::Max || v.op == ValueOp::Min) {
+      auto arg = [&](const Value &o) {
+        std::string e = valueExpr(o, vec);
+        return (v.isTile && !o.isTile && vec > 1) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str() : e;
+      };
+      return formatv("__builtin_elementwise_{0}({1}, {2})", spelling(v.op), arg(a), arg(b));
+    }
+    (void)top;
+    return formatv("{0} {1} {2}", sub(a), spelling(v.op), sub(b));
+  }
+  case Value::Kind::Cast: return castExpr(v, vec);
+  }
+  return "";
+}
+
+std::string KernelEmitter::castExpr(const Value &v, unsigned vec) {
+  const Value &from = *v.operands[0];
+  unsigned n = from.isTile ? vec : 1;
+  std::string e = valueExpr(from, vec);
+  if (from.dtype == v.dtype) return e;
+  auto convert = [&](const std::string &x, DType to) {
+    return n == 1 ? formatv("static_cast<{0}>({1})", info(to).cppType, x).str()
+                  : formatv("__builtin_convertvector({0}, {1})", x, vecType(to, n)).str();
+  };
+  if (isFp8(from.dtype)) {
+    e = formatv("tilec::fp8_to_f32<{0}, {1}>({2})", fp8Format(from.dtype, t), n, e);
+    return v.dtype == DType::F32 ? e : (isFp8(v.dtype) ? fp8From(e, v.dtype, n) : convert(e, v.dtype));
+  }
+  if (isFp8(v.dtype)) return fp8From(from.dtype == DType::F32 ? e : convert(e, DType::F32), v.dtype, n);
+  // clang refuses static_cast between _Float16 and __bf16, and its x86 backend (the emulator) cannot lower the
+  // vector conversion; through f32 is the same value (f16 and bf16 are exact in f32, then one rounding).
+  bool halves = (from.dtype == DType::F16 && v.dtype == DType::BF16) ||
+                (from.dtype == DType::BF16 && v.dtype == DType::F16);
+  if (halves) e = convert(e, DType::F32);
+  return convert(e, v.dtype);
+}
+
+std::string KernelEmitter::fp8From(const std::string &f32, DType to, unsigned n) {
+  return formatv("tilec::f32_to_fp8<{0}, {1}>({2})", fp8Format(to, t), n, f32);
+}
+
+
+} // namespace tilec::hip
+
 
 void tilec::emitHIP(const Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os) {
   const Target &t = *module.target;

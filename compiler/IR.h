@@ -70,12 +70,27 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
+  unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   SMRange loc;
   std::optional<SMRange> padLoc; ///< the `pad` literal, when the declaration has one
   unsigned storedRows() const { return transposed ? cols : rows; }
   unsigned storedCols() const { return transposed ? rows : cols; }
   unsigned pitch() const { return storedCols() + pad; }
-  unsigned bytes() const { return storedRows() * pitch() * sizeOf(dtype); }
+  /// Bytes of one stage.
+  unsigned stageBytes() const { return storedRows() * pitch() * sizeOf(dtype); }
+  unsigned bytes() const { return stages * stageBytes(); }
+  /// How many consecutive rows (K values) of a register tile with layout `src` one lane writes to this buffer as one
+  /// vector when it is stored transposed: a thread_raked tile's accesses of a lane are consecutive rows, so each
+  /// column's values of up to 16 B of them are one write (whole runs per lane and per wave, stored aligned); 1 means
+  /// element by element.
+  unsigned transposedRun(const Layout &src) const {
+    if (!transposed || src.pattern != Pattern::ThreadRaked) return 1;
+    unsigned size = sizeOf(dtype), run = 1;
+    while (src.rowsPerLane % (run * 2) == 0 && src.subRows % (run * 2) == 0 && (pitch() * size) % (run * 2 * size) == 0 &&
+           run * 2 * size <= 16)
+      run *= 2;
+    return run;
+  }
 };
 
 /// An accumulator tile: `acc name: dtype[rows, cols] mfma instr waves [Wy, Wx]`. Wave (w / Wx, w % Wx) owns a
@@ -175,12 +190,38 @@ struct Store : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::Store; }
 };
 
-/// for var in lower .. upper step step.
+struct Assign;
+struct LdsWrite;
+struct MMA;
+
+/// How a K loop runs, as the software-pipelining pass (SoftwarePipeline.h) decided it. A K loop is a loop whose body
+/// is: register tiles loaded from windows that move with the loop variable, those tiles written to LDS buffers, a
+/// barrier, mma products of the buffers, and optionally a closing barrier.
+struct KLoopPlan {
+  std::vector<const Assign *> loads;
+  std::vector<const LdsWrite *> writes;
+  std::vector<const MMA *> mmas;
+  /// Interior workgroups (whole block inside the grid tensor) run an unmasked main loop; edge workgroups a masked
+  /// copy. False when the block origins are known to keep every window inside.
+  bool splitEdges = false;
+  /// The last K step may be partial (the upper bound is not known to be a multiple of the step): the interior path
+  /// peels it off the main loop and masks it in K only.
+  bool peelTail = false;
+  unsigned depth = 1;         ///< K steps in flight: 1 (none), 2 (the next step's loads before this step's mma)
+  bool depthRequested = false; ///< written as `pipeline N`
+  bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
+  std::string why;            ///< the decision in words, for the report
+};
+
+/// for var in lower .. upper step step [pipeline depth].
 struct For : Stmt {
   For(SMRange loc) : Stmt(Kind::For, loc) {}
   std::string var;
   IndexPtr lower, upper, step;
+  unsigned pipeline = 0; ///< `pipeline N` as written; 0 when absent
+  SMRange pipelineLoc;
   Body body;
+  std::unique_ptr<KLoopPlan> plan; ///< set by planPipelines for K loops
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
 };
 

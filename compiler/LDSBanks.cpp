@@ -77,13 +77,14 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   const Layout &l = w.src->layout;
   const ir::LdsBuffer &b = *w.dst;
   unsigned size = sizeOf(b.dtype);
-  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; one element at a
-  // time into a transposed buffer.
-  unsigned chunk = b.transposed ? 1 : l.vec;
-  while (chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
+  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; into a transposed
+  // buffer, each column's run of consecutive rows of the lane (LdsBuffer::transposedRun; 1: element by element).
+  unsigned run = b.transposedRun(l);
+  unsigned chunk = b.transposed ? run : l.vec;
+  while (!b.transposed && chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
   unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
   std::vector<LdsLaneAccess> out;
-  for (unsigned i = 0; i < l.rowsPerLane; ++i)
+  for (unsigned i = 0; i < l.rowsPerLane; i += b.transposed ? run : 1)
     for (unsigned part = 0; part < perAccess; ++part) {
       LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
       for (unsigned lane = 0; lane < l.waveSize; ++lane) {

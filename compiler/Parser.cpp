@@ -362,13 +362,19 @@ private:
     // 'store' window '=' expr ';'
     if (auto *c = dynamic_cast<P::StoreStmtContext *>(ctx))
       return std::make_unique<StoreStmt>(r, window(c->window()), expr(c->expr()));
-    // 'for' IDENT 'in' expr '..' expr ('step' expr)? '{' stmt* '}'
+    // 'for' IDENT 'in' expr '..' expr ('step' expr)? pipelineSpec? '{' stmt* '}'
     if (auto *c = dynamic_cast<P::ForStmtContext *>(ctx)) {
       auto f = std::make_unique<ForStmt>(r);
       f->var = ident(c->IDENT());
       f->lower = expr(c->expr(0));
       f->upper = expr(c->expr(1));
       if (c->expr().size() > 2) f->step = expr(c->expr(2));
+      // pipelineSpec : 'pipeline' INT
+      if (auto *p = c->pipelineSpec()) {
+        IntLit depth = intLit(p->INT());
+        f->pipeline = depth.value;
+        f->pipelineRange = depth.range;
+      }
       for (auto *s : c->stmt()) f->body.push_back(stmt(s));
       return f;
     }

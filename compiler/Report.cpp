@@ -117,6 +117,47 @@ void writeResources(const ResourceEstimate &e, llvm::json::OStream &json) {
   });
 }
 
+/// The K loops of a body, outermost first.
+void kLoops(const ir::Body &body, std::vector<const ir::For *> &out) {
+  for (const ir::StmtPtr &s : body)
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      if (f->plan) out.push_back(f);
+      kLoops(f->body, out);
+    }
+}
+
+unsigned barriersPerStep(const ir::KLoopPlan &p) { return p.depth == 2 && p.doubleLds ? 1 : 2; }
+
+void printKLoop(const ir::For &f, llvm::raw_ostream &os) {
+  const ir::KLoopPlan &p = *f.plan;
+  os << formatv("  K loop over {0}: pipeline {1} ({2})\n", f.var, p.depth, p.why);
+  os << formatv("    {0} LDS stage{1}, {2} barrier{3} per step{4}\n", p.doubleLds ? 2 : 1, p.doubleLds ? "s" : "",
+                barriersPerStep(p), barriersPerStep(p) == 1 ? "" : "s",
+                p.depth == 2 ? "; the loads of step k + 1 are issued before the mma of step k" : "");
+  if (p.splitEdges || p.peelTail)
+    os << formatv("    main loop without masks over {0}{1}; the remaining steps run masked{2}\n",
+                  p.splitEdges ? "the whole K steps of interior workgroups (block inside the grid tensor)"
+                               : "the whole K steps",
+                  p.depth == 2 ? " whose next step is whole" : "",
+                  p.depth == 2 ? " (the last prefetch past the end reads zeros)" : "");
+  else
+    os << "    no masks: every block lies inside the grid tensor and every K step is whole\n";
+}
+
+void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
+  const ir::KLoopPlan &p = *f.plan;
+  json.object([&] {
+    json.attribute("variable", f.var);
+    json.attribute("depth", p.depth);
+    json.attribute("depth_requested", p.depthRequested);
+    json.attribute("lds_stages", p.doubleLds ? 2 : 1);
+    json.attribute("barriers_per_step", barriersPerStep(p));
+    json.attribute("interior_main_loop", p.splitEdges);
+    json.attribute("masked_tail", p.peelTail);
+    json.attribute("why", p.why);
+  });
+}
+
 } // namespace
 
 std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
@@ -248,6 +289,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (!plans.empty()) os << "  memory:\n";
     for (const AccessPlan &p : plans) os << "    " << accessText(*k, p);
     printLdsBanks(*k, t, os);
+    std::vector<const ir::For *> loops;
+    kLoops(k->body, loops);
+    for (const ir::For *f : loops) printKLoop(*f, os);
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
@@ -308,6 +352,11 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
             });
           }
+          json.attributeArray("k_loops", [&] {
+            std::vector<const ir::For *> loops;
+            kLoops(k->body, loops);
+            for (const ir::For *f : loops) writeKLoop(*f, json);
+          });
           json.attributeArray("accesses", [&] {
             for (const AccessPlan &p : plans) {
               json.object([&] {

@@ -27,7 +27,7 @@ stmt          : 'workgroup' INT ';'                                   # workgrou
               | 'assume' expr ';'                                     # assumeStmt
               | IDENT op=('=' | '+=') expr ';'                        # assignStmt
               | 'store' window '=' expr ';'                           # storeStmt
-              | 'for' IDENT 'in' expr '..' expr ('step' expr)? '{' stmt* '}'  # forStmt
+              | 'for' IDENT 'in' expr '..' expr ('step' expr)? pipelineSpec? '{' stmt* '}'  # forStmt
               | 'barrier' ';'                                         # barrierStmt
               ;
 
@@ -38,6 +38,7 @@ distribution  : 'thread_raked'                                        # threadRa
               ;
 wavesSpec     : 'waves' '[' INT ',' INT ']' ;
 vecSpec       : 'vec' (INT | 'auto') ;
+pipelineSpec  : 'pipeline' INT ;
 mfmaName      : IDENT | 'auto' ;
 
 window        : IDENT '[' expr (',' expr)* ']' ;

@@ -382,6 +382,7 @@ inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::f
 #define __builtin_amdgcn_workgroup_id_z() (::tilec::emu::group_id_z())
 #define __builtin_amdgcn_s_barrier() (::tilec::emu::barrier())
 #define __builtin_amdgcn_fence(order, scope) ((void)0)
+#define __builtin_amdgcn_sched_barrier(mask) ((void)0)
 #define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                                             \
   ((void)(sharedBytes), (void)(stream),                                                                               \
    ::tilec::emu::launch(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); }))

@@ -16,6 +16,13 @@
     return launch_##NAME(a, b, c, M, K, N, nullptr);                                                                  \
   }                                                                                                                   \
   const char *kName = #NAME;
+#define GEMM_KERNEL_EXPANDED(NAME) GEMM_KERNEL(NAME)
+// -DGEMM_NAME=kernel runs another kernel with the types and checks of the configuration (the bigger-block examples).
+#if defined(GEMM_NAME)
+#define GEMM_KERNEL_OR_NAMED(DEFAULT) GEMM_KERNEL_EXPANDED(GEMM_NAME)
+#else
+#define GEMM_KERNEL_OR_NAMED(DEFAULT) GEMM_KERNEL(DEFAULT)
+#endif
 // Element codecs: f16 and bf16 convert through float; fp8 and bf8 through the runtime's conversions (tested against
 // their definitions in test/Runtime/fp8.test).
 #define FLOAT_CODEC(DECODE, ENCODE)                                                                                   \
@@ -29,7 +36,7 @@
 using In = _Float16;
 using Out = float;
 constexpr bool kBNK = false; // B given as K x N
-GEMM_KERNEL(gemm_f16)
+GEMM_KERNEL_OR_NAMED(gemm_f16)
 FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_F16_16X16_GFX950)
 using In = _Float16;
@@ -48,11 +55,19 @@ using In = __bf16;
 using Out = __bf16;
 constexpr bool kBNK = false;
 constexpr float kAlpha = 0.5f;
-extern "C" hipError_t launch_gemm_bf16(const In *, const In *, Out *, float, int, int, int, hipStream_t);
-hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {
-  return launch_gemm_bf16(a, b, c, kAlpha, M, K, N, nullptr);
-}
-const char *kName = "gemm_bf16";
+// The launcher takes alpha before the sizes.
+#define GEMM_ALPHA_KERNEL(NAME)                                                                                      \
+  extern "C" hipError_t launch_##NAME(const In *, const In *, Out *, float, int, int, int, hipStream_t);              \
+  hipError_t run(const In *a, const In *b, Out *c, int M, int N, int K) {                                             \
+    return launch_##NAME(a, b, c, kAlpha, M, K, N, nullptr);                                                          \
+  }                                                                                                                   \
+  const char *kName = #NAME;
+#define GEMM_ALPHA_KERNEL_EXPANDED(NAME) GEMM_ALPHA_KERNEL(NAME)
+#if defined(GEMM_NAME)
+GEMM_ALPHA_KERNEL_EXPANDED(GEMM_NAME)
+#else
+GEMM_ALPHA_KERNEL(gemm_bf16)
+#endif
 FLOAT_CODEC(decode, encode)
 #elif defined(GEMM_I8)
 using In = signed char;
@@ -65,7 +80,7 @@ In encode(float v) { return In(int(v) % 128); }
 using In = unsigned char;
 using Out = float;
 constexpr bool kBNK = true;
-GEMM_KERNEL(gemm_fp8)
+GEMM_KERNEL_OR_NAMED(gemm_fp8)
 FP8_CODEC(decode, encode, E4M3FNUZ) // gfx942
 #elif defined(GEMM_FP8_BF8)
 // Mixed operands: A fp8 (e4m3fnuz), B bf8 (e5m2fnuz) on gfx942. tilec issues the mirrored bf8_fp8 instruction with

@@ -1,0 +1,283 @@
+//===- HIPEmitterGEMM.cpp - Writing LDS writes, mma and accumulator stores ---===//
+//
+// The GEMM statements of KernelEmitter: `lds = tile` (vector writes where the stored rows keep them aligned), `acc +=
+// mma(a, b)` (per instruction K step: one LDS read per fragment, one MFMA per block, B's fragment first) and the
+// store of an accumulator (lane l holds rows of each block, 4 consecutive columns per store).
+//
+//===----------------------------------------------------------------------===//
+#include "HIPEmitterKernel.h"
+
+#include "Diagnostics.h"
+#include "MFMA.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace tilec::hip {
+
+/// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
+/// keep it aligned, element by element for transposed buffers.
+void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
+  const Layout &l = w.src->layout;
+  const LdsBuffer &b = *w.dst;
+  const LanePosition &p = lanePosition(l, w.src->name);
+  line(depth) << "// " << sourceText(w.loc) << "\n";
+  if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
+  if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
+  std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
+  line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
+  line(depth + 1) << formatv("const int col = {0};\n", p.col);
+  // The widest chunk of the access whose LDS address stays aligned from row to row.
+  unsigned chunk = b.transposed ? 1 : l.vec;
+  while (chunk > 1 && (b.pitch() * sizeOf(b.dtype)) % (chunk * sizeOf(b.dtype)) != 0) chunk /= 2;
+  if (chunk == l.vec && !b.transposed) {
+    line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
+                               lds(b, true), b.pitch(), w.src->name);
+  } else if (chunk > 1) {
+    line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
+                               b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
+    line(depth + 1) << "#pragma unroll\n";
+    line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
+    line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col + part, tilec::slice<{4}>({3}[i], part));\n",
+                               vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk);
+  } else if (l.vec == 1) {
+    line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, lds(b, true),
+                               b.transposed ? formatv("col * {0} + row", b.pitch()).str()
+                                            : formatv("row * {0} + col", b.pitch()).str(),
+                               w.src->name);
+  } else {
+    line(depth + 1) << "#pragma unroll\n";
+    line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
+    line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, lds(b, true),
+                               b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
+                                            : formatv("row * {0} + col + e", b.pitch()).str(),
+                               w.src->name);
+  }
+  line(depth) << "}\n";
+}
+
+void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth) {
+  const Layout &l = w.src->layout;
+  const LdsBuffer &b = *w.dst;
+  const std::string &t = w.src->name;
+  line(depth) << formatv("// {0} is stored transposed and this lane's accesses are consecutive rows: each column's {1} "
+                         "values of accesses i .. i + {2} are one {3}-byte write.\n",
+                         b.name, run, run - 1, run * sizeOf(b.dtype));
+  if (l.rowsPerLane > run) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int i = 0; i < {0}; i += {1}) {{\n", l.rowsPerLane, run);
+  line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, "i"}));
+  line(depth + 1) << formatv("const int col = {0};\n", p.col);
+  std::string values;
+  for (unsigned r = 0; r < run; ++r)
+    values += formatv("{0}{1}[i{2}]{3}", r ? ", " : "", t, r ? formatv(" + {0}", r).str() : "", l.vec > 1 ? "[e]" : "")
+                  .str();
+  std::string type = vecType(b.dtype, run);
+  if (l.vec > 1) {
+    line(depth + 1) << "#pragma unroll\n";
+    line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
+  }
+  line(depth + (l.vec > 1 ? 2 : 1))
+      << formatv("tilec::lds_store<{0}>({1}, (col{2}) * {3} + row, {0}{{{4}});\n", type, lds(b, true),
+                 l.vec > 1 ? " + e" : "", b.pitch(), values);
+  line(depth) << "}\n";
+}
+
+/// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
+/// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
+void KernelEmitter::mma(const MMA &m, unsigned depth) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  const MFMAInstr &swapped = transposedMFMA(ins, t);
+  std::string source = sourceText(m.loc);
+  if (!source.empty() && source.back() == ';') source.pop_back();
+  line(depth) << "// " << source << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
+                                                        ins.k, a.blocksY(), a.blocksX(), ins.name);
+  line(depth) << "// B's fragment goes first: each MFMA computes its block of c transposed, so a lane holds rows of c "
+                 "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
+  if (&swapped != &ins)
+    line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
+  if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
+  unsigned d = depth + 1;
+  line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n", ins.m,
+                     ins.kPerLane, ins.kPerLane - 1);
+  line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
+  auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
+                       const std::string &origin) {
+    if (count > 1) line(d) << "#pragma unroll\n";
+    line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
+    line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>({3}, ({4} + {1} * {5} + lane % {5}) * {6} + k_lane);\n",
+                           frag, block, ins.operandType, lds(buf, false), origin, size, buf.pitch());
+  };
+  fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
+  fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
+  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
+  line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag[bj], a_frag[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
+                         swapped.builtin);
+  line(depth) << "}\n";
+}
+
+/// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
+/// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
+void KernelEmitter::accStore(const Store &st, unsigned depth) {
+  const AccTile &a = *st.value->acc;
+  const MFMAInstr &ins = *a.instr;
+  const Tensor &y = *st.tensor;
+  constexpr unsigned kGroup = 4;
+  std::string colInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)";
+  line(depth) << "// " << sourceText(st.loc) << "\n";
+  line(depth) << formatv("// Lane l holds row l % {0} of each {0} x {1} block; values e .. e + 3 are its columns {2} "
+                         ".. + 3.\n", ins.m, ins.n,
+                         ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32)");
+  if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  if (a.blocksX() > 1) line(depth + 1) << "#pragma unroll\n";
+  line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  unsigned d = depth + 2;
+  if (ins.accPerLane > kGroup) {
+    line(depth + 2) << "#pragma unroll\n";
+    line(depth + 2) << formatv("for (int e = 0; e < {0}; e += {1}) {{\n", ins.accPerLane, kGroup);
+    d = depth + 3;
+  } else {
+    line(depth + 2) << "{\n";
+    line(depth + 3) << "const int e = 0;\n";
+    d = depth + 3;
+  }
+  line(d) << formatv("const int row = {0};\n",
+                     sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(),
+                          formatv("lane % {0}", ins.m).str()}));
+  line(d) << formatv("const int col = {0};\n",
+                     sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(), colInBlock}));
+  storeAccess(y, *st.row, *st.col, kGroup, a.rows, a.cols, valueExpr(*st.value, kGroup, /*top=*/true), d);
+  line(depth + 2) << "}\n";
+}
+
+
+void KernelEmitter::kLoop(const For &f, unsigned depth) {
+  const KLoopPlan &p = *f.plan;
+  std::string var = f.var, step = index(*f.step), upper = index(*f.upper);
+  line(depth) << formatv("// K loop: {0} from {1} to {2} in steps of {3}; {4}.\n", var, index(*f.lower), upper, step,
+                         p.why);
+  if (p.depth == 2) return pipelinedLoop(f, depth);
+  if (!p.splitEdges && !p.peelTail) {
+    line(depth) << formatv("// Every workgroup's block lies inside {0} and every K step is whole: no masks.\n",
+                           k.gridTensor->name);
+    fullSteps[var] = f.step->value;
+    plainLoop(f, depth);
+    fullSteps.erase(var);
+    return;
+  }
+  line(depth) << "{\n";
+  line(depth + 1) << formatv("int {0} = {1};\n", var, index(*f.lower));
+  std::string cond = formatv("{0} <= {1} - {2}", var, upper, step);
+  if (p.splitEdges) {
+    const Tensor &g = *k.gridTensor;
+    line(depth + 1) << formatv("// Interior workgroups (the whole {0} x {1} block inside {2}) run the main loop; edge "
+                               "workgroups run every step masked.\n", k.gridTileRows, k.gridTileCols, g.name);
+    line(depth + 1) << formatv("const bool interior = block_row + {0} <= {1} && block_col + {2} <= {3};\n",
+                               k.gridTileRows, extentExpr(g.rows), k.gridTileCols, extentExpr(g.cols));
+    cond = "interior && " + cond;
+  }
+  line(depth + 1) << formatv("// Main loop: whole K steps ({0} + {1} <= {2}){3}, no masks.\n", var, step, upper,
+                             p.splitEdges ? " of interior workgroups" : "");
+  line(depth + 1) << formatv("for (; {0}; {1} += {2}) {{\n", cond, var, step);
+  interiorBlock = p.splitEdges;
+  fullSteps[var] = f.step->value;
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 2);
+  fullSteps.erase(var);
+  interiorBlock = false;
+  line(depth + 1) << "}\n";
+  line(depth + 1) << formatv("// The remaining steps, masked: {0}.\n",
+                             p.splitEdges && p.peelTail ? formatv("every step of an edge workgroup, the partial last "
+                                                                  "step ({0} % {1} != 0) of an interior one", upper,
+                                                                  step).str()
+                             : p.splitEdges ? "every step of an edge workgroup"
+                                            : formatv("the partial last step ({0} % {1} != 0)", upper, step).str());
+  line(depth + 1) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", var, upper, step);
+  for (const StmtPtr &b : f.body) stmt(*b, depth + 2);
+  line(depth + 1) << "}\n";
+  line(depth) << "}\n";
+}
+
+void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
+  const KLoopPlan &p = *f.plan;
+  std::string var = f.var, step = index(*f.step), upper = index(*f.upper);
+  unsigned d = depth + 1;
+  line(depth) << "{\n";
+  line(d) << formatv("int {0} = {1};\n", var, index(*f.lower));
+  if (p.doubleLds) line(d) << "int stage = 0;  // the LDS stage this step's mma reads; the next step's loads fill the other\n";
+  // Prologue: the first step, masked (there may be none: K can be 0).
+  line(d) << formatv("// Prologue: the first step's loads, written to LDS{0}.\n", p.doubleLds ? " stage 0" : "");
+  line(d) << formatv("if ({0} < {1}) {{\n", var, upper);
+  for (const Assign *a : p.loads) stmt(*a, d + 1);
+  for (const LdsWrite *w : p.writes) stmt(*w, d + 1);
+  line(d + 1) << "tilec::barrier();\n";
+  line(d) << "}\n";
+  std::string cond = formatv("{0} <= {1} - 2 * {2}", var, upper, step);
+  if (p.splitEdges) {
+    const Tensor &g = *k.gridTensor;
+    line(d) << formatv("// Interior workgroups (the whole {0} x {1} block inside {2}) run the main loop; edge "
+                       "workgroups run every step masked.\n", k.gridTileRows, k.gridTileCols, g.name);
+    line(d) << formatv("const bool interior = block_row + {0} <= {1} && block_col + {2} <= {3};\n", k.gridTileRows,
+                       extentExpr(g.rows), k.gridTileCols, extentExpr(g.cols));
+    cond = "interior && " + cond;
+  }
+  line(d) << formatv("// Main loop: the next step is whole ({0} + 2 * {1} <= {2}){3}: no masks.\n", var, step, upper,
+                     p.splitEdges ? " in an interior workgroup" : "");
+  line(d) << formatv("for (; {0}; {1} += {2}) {{\n", cond, var, step);
+  interiorBlock = p.splitEdges;
+  fullSteps[var] = f.step->value;
+  pipelinedStep(f, d + 1);
+  fullSteps.erase(var);
+  interiorBlock = false;
+  line(d) << "}\n";
+  if (!p.splitEdges && !p.peelTail) {
+    // Every step is whole and every block inside: the last step has nothing to prefetch.
+    line(d) << "// The last step: its loads were issued by the step before.\n";
+    line(d) << formatv("if ({0} < {1}) {{\n", var, upper);
+    if (p.doubleLds) readStage = "stage";
+    for (const MMA *m : p.mmas) stmt(*m, d + 1);
+    readStage = "0";
+    line(d) << "}\n";
+  } else {
+    line(d) << "// The remaining steps, masked; the last one's prefetch lies past the end and reads zeros.\n";
+    line(d) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", var, upper, step);
+    pipelinedStep(f, d + 1);
+    line(d) << "}\n";
+  }
+  line(depth) << "}\n";
+}
+
+void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
+  const KLoopPlan &p = *f.plan;
+  std::string next = formatv("{0} + {1}", f.var, index(*f.step));
+  line(depth) << formatv("// The next step's loads ({0}), in flight during this step's mma.\n", next);
+  loopVarText[f.var] = next;
+  for (const Assign *a : p.loads) stmt(*a, depth);
+  loopVarText.erase(f.var);
+  // Unconstrained, clang's scheduler sinks the loads among the MFMAs and waits for them at once (gemm_f16, llvm-mca:
+  // 345 instead of 221 cycles per step).
+  line(depth) << "__builtin_amdgcn_sched_barrier(0);  // the loads stay ahead of the mma\n";
+  if (p.doubleLds) readStage = "stage";
+  for (const MMA *m : p.mmas) stmt(*m, depth);
+  readStage = "0";
+  if (p.doubleLds) {
+    line(depth) << "// Into the other stage: no wave reads it during this step.\n";
+    writeStage = "stage ^ 1";
+    for (const LdsWrite *w : p.writes) stmt(*w, depth);
+    writeStage = "0";
+    line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
+    line(depth) << "stage ^= 1;\n";
+  } else {
+    line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+    for (const LdsWrite *w : p.writes) stmt(*w, depth);
+    line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  }
+}
+
+} // namespace tilec::hip

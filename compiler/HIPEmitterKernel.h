@@ -1,0 +1,199 @@
+//===- HIPEmitterKernel.h - The per-kernel HIP writer, shared by its files --===//
+//
+// Private to the HIP emitter: KernelEmitter writes one kernel (and its _unaligned copy and launcher). Its general
+// statements, accesses, expressions and launcher are in HIPEmitter.cpp; the GEMM statements (LDS writes, mma, the
+// accumulator's store) and the K loop's pipelined shape in HIPEmitterGEMM.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_HIPEMITTERKERNEL_H
+#define TILEC_HIPEMITTERKERNEL_H
+
+#include "IR.h"
+#include "Report.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilec::hip {
+
+using namespace tilec::ir;
+
+/// The C++ type of `n` elements of `dt`: the scalar type, or tilec::TAGxN.
+std::string vecType(DType dt, unsigned n);
+/// The runtime's Fp8Format of an fp8/bf8 dtype on `t`.
+std::string fp8Format(DType dt, const Target &t);
+inline bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
+inline std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
+/// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
+std::string term(const std::string &expr, unsigned factor);
+/// The non-empty terms joined by " + " ("0" when there are none).
+std::string sum(std::initializer_list<std::string> terms);
+
+/// Where a lane's accesses of one distribution start; shared by all tiles with the same mapping.
+struct LanePosition {
+  const Layout *layout;
+  std::string row, col;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &out) : k(k), t(t), out(out), os(text) {}
+
+  void emit();
+
+private:
+  /// Which copy of a kernel with run-time row alignment is being written (see hasUnalignedVariant).
+  enum class Variant { Vector, Unaligned };
+
+  void kernel(Variant v, bool twoKernels);
+
+  /// Whether `id` occurs in `code` as a whole identifier.
+  static bool usesIdentifier(llvm::StringRef code, llvm::StringRef id);
+
+  //===--- Declarations ---===//
+
+  void signatureComment();
+
+  void params(bool forLauncher, const std::string *body = nullptr);
+
+  void prologue();
+
+  /// The lane position of distribution `l`, declared on first use and named after `tileName`.
+  const LanePosition &lanePosition(const Layout &l, const std::string &tileName, const std::string &tiles = "");
+
+  //===--- Statements ---===//
+
+  llvm::raw_ostream &line(unsigned depth) { return os.indent(2 * depth); }
+
+  void stmt(const Stmt &s, unsigned depth);
+
+  /// What the masks of the accesses inside loop `f` may rely on.
+  void enterLoop(const For &f);
+  /// `for` as written.
+  void plainLoop(const For &f, unsigned depth);
+  /// A K loop in the shape its plan (KLoopPlan) gives: an unmasked main loop over the whole steps of interior
+  /// workgroups, then the remaining steps masked.
+  void kLoop(const For &f, unsigned depth);
+  /// A K loop of depth 2: the loads of step k + step are issued before the mma of step k.
+  void pipelinedLoop(const For &f, unsigned depth);
+  /// One step of a pipelined K loop: the next step's loads, this step's mma, the LDS writes and barriers.
+  void pipelinedStep(const For &f, unsigned depth);
+
+  /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
+  /// keep it aligned, element by element for transposed buffers.
+  void ldsWrite(const LdsWrite &w, unsigned depth);
+  /// The writes of `run` consecutive rows per column as one vector.
+  void transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth);
+
+  /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
+  /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
+  void mma(const MMA &m, unsigned depth);
+
+  /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
+  /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
+  void accStore(const Store &st, unsigned depth);
+
+  /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
+  template <typename Body> void accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth,
+                                           Body body, const Index *storeRow = nullptr, const Index *storeCol = nullptr,
+                                           const std::string *directTarget = nullptr);
+
+  static bool sameIndex(const Index &a, const Index &b);
+
+  void collectLoads(const Value &v, std::vector<const Value *> &out);
+
+  std::string uniqueLoadName(const std::string &tensor);
+
+  /// How a vector access of `tensor` at window column origin `col0` is written in the current variant.
+  enum class Access {
+    Aligned,   ///< one vector access under the window's mask
+    Unaligned, ///< one element-aligned vector access under the window's mask (it never crosses a row end)
+    Crossing,  ///< element-aligned vector inside the row, element by element where it crosses a row end
+  };
+  Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const;
+
+  std::string address(const Tensor &tensor, const std::string &r, const std::string &c);
+  /// Whether the masks (or element paths) of these loads of one access loop read `row`.
+  bool rowInMasks(const std::vector<const Value *> &loads, const Layout &layout);
+  /// Whether an index uses a loop variable.
+  static bool movesWithLoop(const Index &i);
+
+  /// The mask of one access; lower bounds only where the window origin may be negative.
+  /// With `vecEnd`, the column test is that the whole vector of vecEnd elements lies inside the row.
+  std::string inBounds(const Tensor &tensor, const std::string &r, const std::string &c, const Index &row0,
+                       const Index &col0, unsigned windowRows, unsigned windowCols, unsigned vecEnd = 0);
+
+  /// `statement;` under `if (mask)`, or alone when nothing needs checking.
+  static std::string guarded(const std::string &mask, const std::string &statement);
+
+  /// Whether a window of `size` elements from `origin` always ends inside `extent`, so its mask can go: the origin
+  /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
+  /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
+  bool windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const;
+
+  /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
+  bool nonNegative(const Index &i) const;
+
+  /// One access of `vec` elements at (r, c): under the window's mask; for a Crossing access the mask requires the
+  /// whole vector inside its row, and `elementStmt` handles the rest element by element.
+  void vectorAccess(const Tensor &x, const std::string &r, const std::string &c, const Index &row0, const Index &col0,
+                    unsigned windowRows, unsigned windowCols, unsigned vec, Access kind, const std::string &vectorStmt,
+                    const std::string &elementStmt, unsigned d);
+
+  void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
+                  const std::string &c, unsigned d, bool declare);
+
+  /// The store of `v` (`vec` elements) at (row, col) of a window of windowRows x windowCols; an expression is first
+  /// named Y_out.
+  void storeAccess(const Tensor &y, const Index &row0, const Index &col0, unsigned vec, unsigned windowRows,
+                   unsigned windowCols, const std::string &v, unsigned d);
+
+  //===--- Expressions ---===//
+
+  std::string index(const Index &i);
+
+  std::string constant(const Value &v);
+
+  std::string valueExpr(const Value &v, unsigned vec, bool top = false);
+
+  std::string castExpr(const Value &v, unsigned vec);
+
+  std::string fp8From(const std::string &f32, DType to, unsigned n);
+
+  //===--- Launcher ---===//
+
+  void launcher(bool twoKernels);
+
+  const Kernel &k;
+  const Target &t;
+  llvm::raw_ostream &out;
+  std::string text; ///< everything written so far; a kernel's body is written before its signature
+  llvm::raw_string_ostream os;
+  std::vector<AccessPlan> plans;
+  std::vector<LanePosition> positions;
+  Variant variant = Variant::Vector;
+  llvm::StringSet<> usedLoadNames;
+  std::map<const Value *, std::string> loadNames;
+  std::map<std::string, bool> nonNegativeLoops;
+  std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;
+  /// Loops whose current path runs whole steps only (var + step <= upper): variable -> step.
+  std::map<std::string, int64_t> fullSteps;
+  /// Writing the interior path of a K loop: the workgroup's block lies inside the grid tensor.
+  bool interiorBlock = false;
+  /// Loop variables written as another expression (the prefetch of the next K step: "k + 32").
+  std::map<std::string, std::string> loopVarText;
+  /// The LDS stage that mma reads and that writes fill, for buffers with 2 stages.
+  std::string readStage = "0", writeStage = "0";
+  /// Inside an access loop whose row origin moves with a loop: (origin, lane part) of `row`, for address().
+  std::pair<std::string, std::string> rowSplit;
+  /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
+  std::string lds(const LdsBuffer &b, bool write) const {
+    return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;
+  }
+};
+
+} // namespace tilec::hip
+
+#endif

@@ -1,0 +1,91 @@
+//===- HIPEmitterLauncher.cpp - Writing a kernel's host launcher ------------===//
+//
+// launch_NAME(tensors, scalars, stream): refuses negative sizes, null tensors, broken assumptions and (for a single
+// kernel) misaligned tensors; returns without launching when the grid tensor is empty; picks NAME or NAME_unaligned
+// from the alignment checks; launches ceil(cols / block) x ceil(rows / block) workgroups.
+//
+//===----------------------------------------------------------------------===//
+#include "HIPEmitterKernel.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace tilec::hip {
+
+void KernelEmitter::launcher(bool twoKernels) {
+  const Tensor &g = *k.gridTensor;
+  os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
+                "x ceil({6} / {2}) in all.\n",
+                k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
+                extentExpr(g.rows));
+  std::vector<AlignmentCheck> checks = alignmentChecks(plans);
+  // With one kernel every check is a pointer alignment the launcher enforces.
+  bool refusesMisaligned = !twoKernels && !checks.empty();
+  os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
+                "/// hipSuccess without launching when there is nothing to do.\n",
+                refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
+  if (twoKernels)
+    os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
+  os << "extern \"C\" hipError_t launch_" << k.name << "(";
+  params(/*forLauncher=*/true);
+  os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream) {\n";
+  std::vector<std::string> dims;
+  for (const auto &s : k.scalars)
+    if (s->isDimension) dims.push_back(s->name);
+  if (!dims.empty()) {
+    std::string neg, zero;
+    for (const std::string &d : dims) neg += (neg.empty() ? "" : " || ") + d + " < 0";
+    line(1) << "if (" << neg << ") return hipErrorInvalidValue;\n";
+  }
+  std::string empty;
+  for (const Extent *e : {&g.rows, &g.cols})
+    if (e->isSymbol()) empty += (empty.empty() ? "" : " || ") + e->symbol + " == 0";
+  if (!empty.empty()) line(1) << "if (" << empty << ") return hipSuccess;\n";
+  std::string nulls;
+  for (const auto &tensor : k.tensors) nulls += (nulls.empty() ? "" : " || ") + tensor->name + " == nullptr";
+  if (!nulls.empty()) line(1) << "if (" << nulls << ") return hipErrorInvalidValue;\n";
+  // The kernel was compiled relying on these; a violation is refused rather than computed wrongly.
+  for (const Assumption &a : k.assumptions)
+    line(1) << formatv("if ({0} % {1} != 0) return hipErrorInvalidValue;  // assume {0} % {1} == 0\n", a.symbol,
+                       a.modulus);
+  // A single kernel relies on aligned base pointers: a misaligned tensor is refused.
+  if (!twoKernels)
+    for (const AlignmentCheck &c : checks)
+      line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
+                         "// {1}-byte accesses\n", c.tensor->name, c.bytes);
+  line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}));\n", extentExpr(g.cols),
+                     k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
+  line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
+                     k.workgroupSize);
+  auto launch = [&](unsigned depth, const std::string &name) {
+    line(depth) << formatv("hipLaunchKernelGGL({0}, grid, dim3({1}), 0, stream", name, k.workgroupSize);
+    for (const auto &tensor : k.tensors) os << ", " << tensor->name;
+    for (const auto &s : k.scalars) os << ", " << s->name;
+    os << ");\n";
+  };
+  if (!twoKernels) {
+    launch(1, k.name);
+  } else {
+    // The vector kernel needs every row to start on a vector boundary: extents and base pointers.
+    std::vector<std::string> conds;
+    for (const AlignmentCheck &c : checks)
+      conds.push_back(c.rows ? formatv("tilec::rows_aligned<{0}>({1}, {2})", c.vec, c.tensor->name,
+                                       extentExpr(c.tensor->cols)).str()
+                             : formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", c.tensor->name, c.bytes)
+                                   .str());
+    line(1) << "const bool vectors_aligned = ";
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (i > 0) line(3) << "&& ";
+      os << conds[i] << (i + 1 == conds.size() ? ";\n" : "\n");
+    }
+    line(1) << "if (vectors_aligned)\n";
+    launch(2, k.name);
+    line(1) << "else\n";
+    launch(2, unalignedName(k));
+  }
+  line(1) << "return hipGetLastError();\n";
+  os << "}\n";
+}
+
+} // namespace tilec::hip

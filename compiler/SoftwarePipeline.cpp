@@ -1,0 +1,165 @@
+//===- SoftwarePipeline.cpp - Planning K loops -------------------------------===//
+//
+// The rules, per K loop:
+//   splitEdges: the grid tensor's extents are not both known multiples of the block, so some workgroups are partial.
+//   peelTail:   the loop's upper bound is not known to be a multiple of the step.
+//   the compiler's choice is depth 2, with 2 LDS stages when the doubled LDS fits the CU and costs no occupancy (the
+//   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
+//
+//===----------------------------------------------------------------------===//
+#include "SoftwarePipeline.h"
+
+#include "Occupancy.h"
+#include "ResourceModel.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <set>
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace {
+
+bool mentions(const Index &i, const std::string &var) {
+  if (i.kind == Index::Kind::LoopVar && i.name == var) return true;
+  return i.isBinary() && (mentions(*i.lhs, var) || mentions(*i.rhs, var));
+}
+
+/// The K-loop shape: loads of windows that move with the loop variable, LDS writes of those tiles, a barrier, mma
+/// products of those buffers, an optional closing barrier. Fills the statement lists of `plan`.
+bool matchKLoop(const For &f, KLoopPlan &plan) {
+  if (f.lower->kind != Index::Kind::Const || f.step->kind != Index::Kind::Const) return false;
+  size_t at = 0, n = f.body.size();
+  std::set<const Tile *> loaded;
+  for (; at < n; ++at) {
+    auto *a = llvm::dyn_cast<Assign>(f.body[at].get());
+    if (!a || a->value->kind != Value::Kind::Load) break;
+    if (!mentions(*a->value->row, f.var) && !mentions(*a->value->col, f.var)) return false;
+    plan.loads.push_back(a);
+    loaded.insert(a->dst);
+  }
+  std::set<const LdsBuffer *> written;
+  for (; at < n; ++at) {
+    auto *w = llvm::dyn_cast<LdsWrite>(f.body[at].get());
+    if (!w) break;
+    if (!loaded.count(w->src) || !written.insert(w->dst).second) return false;
+    plan.writes.push_back(w);
+  }
+  if (at == n || !llvm::isa<Barrier>(f.body[at].get())) return false;
+  for (++at; at < n; ++at) {
+    auto *m = llvm::dyn_cast<MMA>(f.body[at].get());
+    if (!m) break;
+    if (!written.count(m->a) || !written.count(m->b)) return false;
+    plan.mmas.push_back(m);
+  }
+  if (at < n && llvm::isa<Barrier>(f.body[at].get())) ++at;
+  return at == n && !plan.loads.empty() && !plan.writes.empty() && !plan.mmas.empty() &&
+         plan.writes.size() == loaded.size();
+}
+
+class Planner {
+public:
+  Planner(Kernel &k, const Target &t, DiagnosticEngine &diags) : k(k), t(t), diags(diags) {}
+
+  bool run(Body &body) {
+    bool ok = true;
+    for (StmtPtr &s : body)
+      if (auto *f = llvm::dyn_cast<For>(s.get())) ok &= loop(*f);
+    return ok;
+  }
+
+private:
+  bool loop(For &f) {
+    auto plan = std::make_unique<KLoopPlan>();
+    if (!matchKLoop(f, *plan)) {
+      if (f.pipeline > 1) {
+        diags.error(f.pipelineLoc, formatv("pipeline {0} needs a K loop: loads of windows that move with '{1}', "
+                                           "their LDS writes, a barrier, then mma of those buffers", f.pipeline, f.var));
+        return false;
+      }
+      return run(f.body);
+    }
+    plan->splitEdges = !k.divisible(k.gridTensor->rows, k.gridTileRows) ||
+                       !k.divisible(k.gridTensor->cols, k.gridTileCols);
+    plan->peelTail = true;
+    if (f.upper->kind == Index::Kind::Scalar) plan->peelTail = !k.divisible(Extent{f.upper->name, 0}, f.step->value);
+    else if (f.upper->kind == Index::Kind::Const) plan->peelTail = (f.upper->value - f.lower->value) % f.step->value;
+    bool ok = depth(f, *plan);
+    f.plan = std::move(plan);
+    return ok;
+  }
+
+  /// The depth and LDS stages; the reason in plan.why.
+  bool depth(For &f, KLoopPlan &plan) {
+    std::set<LdsBuffer *> buffers;
+    for (const LdsWrite *w : plan.writes) buffers.insert(const_cast<LdsBuffer *>(w->dst));
+    unsigned loopBytes = 0;
+    for (LdsBuffer *b : buffers) loopBytes += b->bytes();
+    unsigned now = 0;
+    for (const auto &l : k.ldsBuffers) now += l->bytes();
+    unsigned doubled = now + loopBytes;
+    plan.depthRequested = f.pipeline != 0;
+    if (f.pipeline == 1) {
+      plan.why = "pipeline 1 as written: each K step loads, writes LDS and multiplies in turn";
+      return true;
+    }
+    plan.depth = 2;
+    if (f.pipeline == 2) {
+      if (doubled > t.ldsBytesPerCU) {
+        diags.error(f.pipelineLoc,
+                    formatv("pipeline 2 double-buffers the LDS of this K loop: {0} B + {1} B for the second stage = "
+                            "{2} B, more than the {3} B of a CU on {4}; use pipeline 1 or smaller LDS buffers",
+                            now, loopBytes, doubled, t.ldsBytesPerCU, t.name));
+        return false;
+      }
+      setStages(plan, buffers);
+      plan.why = formatv("pipeline 2 as written: the next step's loads are issued before this step's mma, and the LDS "
+                         "buffers have 2 stages ({0} B + {1} B = {2} B), so each step needs one barrier",
+                         now, loopBytes, doubled);
+      return true;
+    }
+    // The compiler's choice: 2 stages when they cost no occupancy.
+    unsigned before = occupancy(), after = 0;
+    if (doubled <= t.ldsBytesPerCU) {
+      setStages(plan, buffers);
+      after = occupancy();
+    }
+    if (after && after >= before) {
+      plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
+                         "wave{4} per SIMD", now, loopBytes, doubled, after, after == 1 ? "" : "s");
+    } else {
+      for (LdsBuffer *b : buffers) b->stages = 1;
+      plan.doubleLds = false;
+      plan.why = formatv("compiler's choice, pipeline 2 with one LDS stage (two barriers per step): 2 stages would "
+                         "need {0} B + {1} B = {2} B of LDS, {3}",
+                         now, loopBytes, doubled,
+                         after ? formatv("{0} wave{1} per SIMD instead of {2}", after, after == 1 ? "" : "s", before)
+                                     .str()
+                               : formatv("more than the {0} B of a CU", t.ldsBytesPerCU).str());
+    }
+    return true;
+  }
+
+  /// Waves per SIMD of the kernel as it stands (the resource model's estimate).
+  unsigned occupancy() const {
+    return computeOccupancy(t, estimateResources(k, t).resources(k.workgroupSize)).wavesPerSimd;
+  }
+
+  void setStages(KLoopPlan &plan, const std::set<LdsBuffer *> &buffers) {
+    plan.doubleLds = true;
+    for (LdsBuffer *b : buffers) b->stages = 2;
+  }
+
+  Kernel &k;
+  const Target &t;
+  DiagnosticEngine &diags;
+};
+
+} // namespace
+
+bool tilec::planPipelines(Module &module, DiagnosticEngine &diags) {
+  bool ok = true;
+  for (auto &k : module.kernels) ok &= Planner(*k, *module.target, diags).run(k->body);
+  return ok;
+}

@@ -1,0 +1,30 @@
+//===- SoftwarePipeline.h - How each K loop runs -----------------------------===//
+//
+// An IR pass, run after the verifier and before the budgets are checked. It recognises K loops (a loop whose body
+// loads register tiles from windows that move with the loop variable, writes them to LDS, waits at a barrier and
+// multiplies the buffers with mma) and decides their shape, recorded in For::plan for the resource model, the report
+// and the HIP emitter:
+//   - a clean steady state: interior workgroups (the whole block inside the grid tensor) run an unmasked main loop
+//     over whole K steps, the last partial K step is peeled off and masked in K only, and edge workgroups run a
+//     masked copy;
+//   - the pipeline depth: 1 (each step loads, writes LDS, multiplies) or 2 (the loads of step k + 1 are issued
+//     before the mma of step k; the LDS buffers get 2 stages where the budget allows, so a step needs one barrier).
+// The depth is the user's (`pipeline N`) or the compiler's; a depth whose LDS does not fit is an error with the
+// arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_SOFTWAREPIPELINE_H
+#define TILEC_SOFTWAREPIPELINE_H
+
+#include "Diagnostics.h"
+#include "IR.h"
+
+namespace tilec {
+
+/// Plans every K loop of `module` (sets For::plan and the stages of the LDS buffers it double-buffers). Reports a
+/// requested depth that does not fit; returns false when it did.
+bool planPipelines(ir::Module &module, DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif
