@@ -36,9 +36,29 @@ private:
   llvm::raw_ostream &line(unsigned depth) { return os.indent(2 * depth); }
   void loc(SMRange r) {
     if (!r.isValid()) return;
-    auto [l, c] = sm.getLineAndColumn(r.Start);
+    auto [l, c] = lineAndColumn(r.Start.getPointer());
     os << " <" << l << ":" << c << ">";
   }
+  /// The line and 1-based byte column of `p` as SourceMgr counts them (lines end at '\n'; a column starts after the
+  /// last '\n' or '\r'). SourceMgr finds the column by scanning back to the line's start, which is quadratic over the
+  /// nodes of one long line; the dump goes forward through the source, so this scans only from the previous node.
+  std::pair<unsigned, size_t> lineAndColumn(const char *p) {
+    const char *start =
+        sm.getMemoryBuffer(sm.FindBufferContainingLoc(llvm::SMLoc::getFromPointer(p)))->getBufferStart();
+    if (!known || known < start || known > p) {
+      known = start;
+      knownLine = 1;
+      knownBreak = start - 1;
+    }
+    for (const char *q = known; q < p; ++q) {
+      if (*q == '\n') ++knownLine;
+      if (*q == '\n' || *q == '\r') knownBreak = q;
+    }
+    known = p;
+    return {knownLine, static_cast<size_t>(p - knownBreak)};
+  }
+  const char *known = nullptr, *knownBreak = nullptr;
+  unsigned knownLine = 1;
   void shape(const Shape &s) {
     os << "[";
     for (size_t i = 0; i < s.dims.size(); ++i) os << (i ? ", " : "") << s.dims[i].value;
