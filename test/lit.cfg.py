@@ -34,6 +34,7 @@ config.substitutions.append(("%clang_host_obj",
 config.substitutions.append(("%sanitizer_flags", config.sanitizer_flags))
 if config.sanitizer_flags:
     config.available_features.add("sanitizers")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
 
 # Plain C++ for the host with the same compiler: runtime.h's arithmetic is testable on the CPU.
 config.substitutions.append(("%clang_host_cxx",
