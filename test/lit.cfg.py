@@ -35,6 +35,8 @@ config.substitutions.append(("%sanitizer_flags", config.sanitizer_flags))
 if config.sanitizer_flags:
     config.available_features.add("sanitizers")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    # Time limits inside tests (Driver/Inputs/fuzz.py) stretch by this factor: ASan + UBSan slow tilec about 4x.
+    config.environment["TILEC_SANITIZER_SLOWDOWN"] = "4"
 
 # Plain C++ for the host with the same compiler: runtime.h's arithmetic is testable on the CPU.
 config.substitutions.append(("%clang_host_cxx",
