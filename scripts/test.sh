@@ -21,7 +21,8 @@ $lit -sv build/test build/test/unit 2>&1 | tee -a "$log" || status=1
 echo "== lit and unit tests under ASan + UBSan: build-asan/"
 $lit -sv build-asan/test build-asan/test/unit 2>&1 | tee -a "$log" || status=1
 
-count() { grep -E "^ *$1: *[0-9]+" "$log" | awk '{s += $2} END {print s + 0}'; }
+# lit's summary lines: "  Passed: 131 (100.00%)" or, aligned, "  Passed     : 131 (99.24%)".
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | awk '{s += $1} END {print s + 0}'; }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(count "Unexpectedly Passed") ))
 skipped=$(( $(count Unsupported) + $(count "Expectedly Failed") ))
