@@ -1,17 +1,45 @@
 #!/usr/bin/env bash
-# Installs, builds and runs every test (lit suites + unit tests); ends with one line "tests: N passed, N failed".
+# Installs, builds and runs every test; ends with one line "tests: N passed, N failed, N skipped" over all of:
+#   1. the lit suites and unit tests against the normal build (build/, g++);
+#   2. the same suites against an ASan + UBSan build (build-asan/, clang++-19, -fno-sanitize-recover=all), whose
+#      emulator test programs are sanitized too;
+#   3. the libFuzzer target (build-asan/fuzz/tilec-fuzzer) for 60 s (TILEC_FUZZ_SECONDS), counted as one test.
+# Exits non-zero when anything failed. docs/robustness.md describes 2 and 3.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || exit 1
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19 -DTILEC_FUZZ=ON \
+  >/dev/null || exit 1
+cmake --build build-asan --target tilec tilec-unittests tilec-fuzzer || exit 1
+
+lit="python3 /usr/lib/llvm-19/build/utils/lit/lit.py"
 log=$(mktemp)
-python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test build/test/unit 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-count() { grep -E "^ *$1: *[0-9]+" "$log" | awk '{s += $2} END {print s + 0}'; }
+status=0
+echo "== lit and unit tests: build/"
+$lit -sv build/test build/test/unit 2>&1 | tee -a "$log" || status=1
+echo "== lit and unit tests under ASan + UBSan: build-asan/"
+$lit -sv build-asan/test build-asan/test/unit 2>&1 | tee -a "$log" || status=1
+
+# lit's summary lines: "  Passed: 131 (100.00%)" or, aligned, "  Passed     : 131 (99.24%)".
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | awk '{s += $1} END {print s + 0}'; }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(count "Unexpectedly Passed") ))
 skipped=$(( $(count Unsupported) + $(count "Expectedly Failed") ))
 rm -f "$log"
+
+seconds=${TILEC_FUZZ_SECONDS:-60}
+echo "== fuzzing tilec::compileBuffer for ${seconds} s: build-asan/fuzz/tilec-fuzzer"
+if nice -n 5 bash fuzz/run.sh build-asan "$seconds" 2>&1 | tail -n 80; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  echo "PASS: fuzz (${seconds} s, no crash, leak, UB or timeout)"
+  passed=$((passed + 1))
+else
+  echo "FAIL: fuzz: the reproducer is in build-asan/fuzz/artifacts/"
+  failed=$((failed + 1))
+  status=1
+fi
+
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$passed" -eq 0 ]; then echo "no test ran"; exit 1; fi
+if [ "$failed" -ne 0 ]; then status=1; fi
 exit "$status"

@@ -30,13 +30,24 @@ config.substitutions.append(("%clang_host_obj",
     f"{config.clang} -x hip --offload-arch=gfx942 --cuda-host-only -nogpulib -O2 -Wall -Wextra -Werror "
     f"-I {runtime_include} -c"))
 
+# In a sanitizer build (build-asan: ASan + UBSan, see docs/robustness.md) the programs the tests compile for the CPU
+# are sanitized too: %sanitizer_flags is empty in the normal build. Device compiles (%clang_gfx942_asm) and
+# compile-only host objects (%clang_host_obj) never run here, so they take no sanitizer flags.
+config.substitutions.append(("%sanitizer_flags", config.sanitizer_flags))
+if config.sanitizer_flags:
+    config.available_features.add("sanitizers")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    # Time limits inside tests (Driver/Inputs/fuzz.py) stretch by this factor: ASan + UBSan slow tilec about 4x.
+    config.environment["TILEC_SANITIZER_SLOWDOWN"] = "4"
+
 # Plain C++ for the host with the same compiler: runtime.h's arithmetic is testable on the CPU.
 config.substitutions.append(("%clang_host_cxx",
-    f"{config.clang} -x c++ -std=c++17 -O2 -Wall -Wextra -Werror -I {runtime_include}"))
+    f"{config.clang} -x c++ -std=c++17 -O2 -Wall -Wextra -Werror {config.sanitizer_flags} -I {runtime_include}"))
 
 # The emitted .hip compiled for the CPU emulator (tilec/emulator.h), together with a test program.
 config.substitutions.append(("%emu_cxx",
     f"{config.clang} -x c++ -std=c++17 -O2 -DTILEC_EMULATOR -rtlib=compiler-rt -Wall -Wextra -Werror "
+    f"{config.sanitizer_flags} "
     f"-I {runtime_include} "
     f"-I {os.path.join(config.test_source_root, 'Emulator', 'Inputs')}"))
 

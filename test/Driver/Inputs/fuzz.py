@@ -26,7 +26,8 @@ import re
 import subprocess
 import sys
 
-TIMEOUT_S = 10
+# A sanitizer build (build-asan) runs tilec about 4 times slower; lit.cfg.py says how much in that configuration.
+TIMEOUT_S = 10 * int(os.environ.get("TILEC_SANITIZER_SLOWDOWN", "1"))
 
 OPTION_SETS = [
     [],
