@@ -4,6 +4,7 @@
 #include "DeviceCompiler.h"
 #include "Diagnostics.h"
 #include "HIPEmitter.h"
+#include "LineMap.h"
 #include "LayoutPrinter.h"
 #include "Parser.h"
 #include "Report.h"
@@ -33,11 +34,17 @@ std::string tilec::runtimeIncludeDir() {
 namespace {
 
 /// --emit=asm, --emit=obj and --verify: the emitted HIP compiled in process. Returns the exit status.
-int compileAndUse(const ir::Module &module, llvm::StringRef shownName, const CompileOptions &options,
+int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned buffer, const CompileOptions &options,
                   DiagnosticEngine &diags, llvm::raw_ostream &os, llvm::raw_ostream &errs) {
-  std::string hip;
-  llvm::raw_string_ostream hipStream(hip);
-  emitHIP(module, shownName, hipStream);
+  // The copy compiled here carries #line directives, so clang's messages name the .tile line that produced the code.
+  std::string marked;
+  llvm::raw_string_ostream hipStream(marked);
+  llvm::SourceMgr &sm = diags.getSourceMgr();
+  auto findLine = [&](llvm::SMLoc loc) { return sm.FindLineNumber(loc, buffer); };
+  LineOf lineOf = findLine;
+  emitHIP(module, shownName, hipStream, &lineOf);
+  hipStream.flush();
+  std::string hip = withLineDirectives(marked, shownName);
   std::string hipName = (llvm::sys::path::stem(shownName) + ".hip").str();
   DeviceCode code;
   DeviceOutput kind = options.emit == EmitKind::Obj ? DeviceOutput::Object : DeviceOutput::Assembly;
@@ -50,14 +57,17 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, const Com
     if (options.record) options.record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, code.diagnostics, ""});
     return kExitTargetUnsupported;
   case DeviceStatus::CompileError:
-    diags.errorNoLoc("clang rejected the HIP that tilec emitted (a tilec bug); clang says:");
+    // Each clang message about a .tile line is reported there; clang's whole text follows.
+    if (!reportDeviceDiagnostics(code.diagnostics, shownName, buffer, diags))
+      diags.errorNoLoc("clang rejected the HIP that tilec emitted (a tilec bug); clang says:");
     errs << code.diagnostics;
     if (options.record) options.record->push_back({llvm::SourceMgr::DK_Note, "", 0, 0, code.diagnostics, ""});
     return 1;
   case DeviceStatus::OK: break;
   }
   // Emitted code is meant to be warning-free; a warning is tilec's bug, shown rather than hidden.
-  if (!code.diagnostics.empty()) errs << "tilec: warning: clang warned about the emitted HIP:\n" << code.diagnostics;
+  if (!code.diagnostics.empty() && !reportDeviceDiagnostics(code.diagnostics, shownName, buffer, diags))
+    errs << "tilec: warning: clang warned about the emitted HIP:\n" << code.diagnostics;
   if (options.emit != EmitKind::Verify) {
     os << code.text;
     return 0;
@@ -121,7 +131,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   case EmitKind::Asm:
   case EmitKind::Obj:
   case EmitKind::Verify: {
-    int status = compileAndUse(*module, shownName, options, diags, os, errs);
+    int status = compileAndUse(*module, shownName, buffer, options, diags, os, errs);
     // The verify table explains its errors, so it is written whatever the status.
     if (status == 0 || (status == 1 && options.emit == EmitKind::Verify)) out << text;
     return status;

@@ -12,6 +12,7 @@
 #include "IR.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/SMLoc.h"
 #include <string>
 
 namespace tilec {
@@ -23,8 +24,14 @@ bool isEmitterName(llvm::StringRef name);
 /// `name + suffix` must not be another user name. Returns "" when `name` is free of them given `isUserName`.
 std::string emitterClash(llvm::StringRef name, llvm::function_ref<bool(llvm::StringRef)> isUserName);
 
-/// Writes the HIP translation unit for `module`; `sourceName` names the .tile file in the header comment.
-void emitHIP(const ir::Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os);
+/// The line of the .tile source at a location.
+using LineOf = llvm::function_ref<unsigned(llvm::SMLoc)>;
+
+/// Writes the HIP translation unit for `module`; `sourceName` names the .tile file in the header comment. With
+/// `lineOf`, each statement's code is preceded by a LineMap.h marker naming its .tile line (for the copy tilec
+/// compiles itself; the .hip users get has none).
+void emitHIP(const ir::Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os,
+             const LineOf *lineOf = nullptr);
 
 } // namespace tilec
 

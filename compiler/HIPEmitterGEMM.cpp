@@ -22,6 +22,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   const Layout &l = w.src->layout;
   const LdsBuffer &b = *w.dst;
   const LanePosition &p = lanePosition(l, w.src->name);
+  markSource(depth, w.loc);
   line(depth) << "// " << sourceText(w.loc) << "\n";
   if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
@@ -90,6 +91,7 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   const MFMAInstr &swapped = transposedMFMA(ins, t);
+  markSource(depth, m.loc);
   std::string source = sourceText(m.loc);
   if (!source.empty() && source.back() == ';') source.pop_back();
   line(depth) << "// " << source << formatv(": K = {0} in steps of {1}, {2} x {3} {4} per step\n", m.k,
@@ -130,6 +132,7 @@ void KernelEmitter::accStore(const Store &st, unsigned depth) {
   const Tensor &y = *st.tensor;
   constexpr unsigned kGroup = 4;
   std::string colInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)";
+  markSource(depth, st.loc);
   line(depth) << "// " << sourceText(st.loc) << "\n";
   line(depth) << formatv("// Lane l holds row l % {0} of each {0} x {1} block; values e .. e + 3 are its columns {2} "
                          ".. + 3.\n", ins.m, ins.n,

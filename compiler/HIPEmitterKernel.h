@@ -8,7 +8,9 @@
 #ifndef TILEC_HIPEMITTERKERNEL_H
 #define TILEC_HIPEMITTERKERNEL_H
 
+#include "HIPEmitter.h"
 #include "IR.h"
+#include "LineMap.h"
 #include "Report.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,7 +41,8 @@ struct LanePosition {
 
 class KernelEmitter {
 public:
-  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &out) : k(k), t(t), out(out), os(text) {}
+  KernelEmitter(const Kernel &k, const Target &t, llvm::raw_ostream &out, const LineOf *lineOf = nullptr)
+      : k(k), t(t), out(out), lineOf(lineOf), os(text) {}
 
   void emit();
 
@@ -66,6 +69,10 @@ private:
   //===--- Statements ---===//
 
   llvm::raw_ostream &line(unsigned depth) { return os.indent(2 * depth); }
+  /// In the copy compiled in process, marks where the code of the statement at `loc` begins (LineMap.h).
+  void markSource(unsigned depth, llvm::SMRange loc) {
+    if (lineOf && loc.isValid()) line(depth) << kLineMarker << (*lineOf)(loc.Start) << "\n";
+  }
 
   void stmt(const Stmt &s, unsigned depth);
 
@@ -169,6 +176,7 @@ private:
   const Kernel &k;
   const Target &t;
   llvm::raw_ostream &out;
+  const LineOf *lineOf;
   std::string text; ///< everything written so far; a kernel's body is written before its signature
   llvm::raw_string_ostream os;
   std::vector<AccessPlan> plans;

@@ -14,6 +14,7 @@ using llvm::formatv;
 namespace tilec::hip {
 
 void KernelEmitter::launcher(bool twoKernels) {
+  markSource(0, k.loc);
   const Tensor &g = *k.gridTensor;
   os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
                 "x ceil({6} / {2}) in all.\n",

@@ -87,7 +87,22 @@ private:
     else if (f.upper->kind == Index::Kind::Const) plan->peelTail = (f.upper->value - f.lower->value) % f.step->value;
     bool ok = depth(f, *plan);
     f.plan = std::move(plan);
+    if (ok && !f.plan->depthRequested && f.plan->depth == 2) fitRegisters(f);
     return ok;
+  }
+
+  /// The compiler's choice must fit: when the prefetch's registers take the kernel past the ArchVGPRs a lane can
+  /// address, the loop runs 1 step deep instead (a requested depth is the user's, and its budget error stays).
+  void fitRegisters(For &f) {
+    unsigned deep = estimateResources(k, t).archVgprs;
+    if (deep <= t.maxArchVgprs) return;
+    KLoopPlan &plan = *f.plan;
+    plan.depth = 1;
+    plan.doubleLds = false;
+    for (const LdsWrite *w : plan.writes) const_cast<LdsBuffer *>(w->dst)->stages = 1;
+    plan.why = formatv("compiler's choice, pipeline 1: prefetching the next step would need about {0} ArchVGPRs per "
+                       "lane, more than the {1} a lane can address on {2}",
+                       deep, t.maxArchVgprs, t.name);
   }
 
   /// The depth and LDS stages; the reason in plan.why.

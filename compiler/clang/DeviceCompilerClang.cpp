@@ -115,6 +115,7 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   llvm::raw_string_ostream messageStream(messages);
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
   diagOptions->ShowColors = false;
+  diagOptions->ShowPresumedLoc = true; // #line directives name the .tile line (LineMap.h)
   clang::TextDiagnosticPrinter printer(messageStream, diagOptions.get());
   clang::DiagnosticsEngine diags(new clang::DiagnosticIDs(), diagOptions, &printer, /*ShouldOwnClient=*/false);
 
@@ -156,6 +157,8 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   instance.setInvocation(invocation);
   instance.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
   instance.createFileManager(files);
+  // "N warnings generated" goes with the messages, not to the process's stderr.
+  instance.setVerboseOutputStream(messageStream);
   llvm::SmallString<0> bytes;
   instance.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(bytes));
   std::unique_ptr<clang::CodeGenAction> action;
