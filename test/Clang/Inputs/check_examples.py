@@ -20,6 +20,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "ISA", "Inputs"))
+from compare_resources import metadata  # noqa: E402
 
 
 def run(cmd, expect=0):
@@ -30,14 +32,8 @@ def run(cmd, expect=0):
 
 
 def clang_metadata(asm):
-    """Per kernel: the amdhsa metadata figures and the backend's occupancy comment."""
-    out = {}
-    for block in re.split(r"\n  - (?=\.)", asm):
-        name = re.search(r"^    \.name:\s+(\S+)", block, re.M)
-        if name and ".vgpr_count" in block:
-            out[name.group(1)] = {k: int(v) for k, v in re.findall(
-                r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
-                block)}
+    """Per kernel: the amdhsa metadata figures (compare_resources.metadata) and the backend's occupancy comment."""
+    out = metadata(asm)
     occupancy = re.findall(r"; -- Begin function (\S+).*?; Occupancy: (\d+)", asm, re.S)
     for name, waves in occupancy:
         out[name]["occupancy"] = int(waves)
