@@ -168,7 +168,7 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
 }
 
 /// The policy: scratch is an error unless allowed, LDS must be equal, an occupancy difference is a warning.
-void judge(const Comparison &c, const Target &t, const VerifyOptions &options, DiagnosticEngine &diags) {
+void judge(const Comparison &c, const VerifyOptions &options, DiagnosticEngine &diags) {
   const CompiledKernel &k = c.compiler;
   if (k.scratchBytes && !options.allowSpills)
     diags.error(c.kernel->loc,
@@ -197,7 +197,6 @@ void judge(const Comparison &c, const Target &t, const VerifyOptions &options, D
                                          "figures give {2}; the difference is in the {3}",
                                          c.name, m.wavesPerSimd, k.occupancy, why));
   }
-  (void)t;
 }
 
 } // namespace
@@ -228,6 +227,6 @@ bool tilec::verifyResources(const ir::Module &module, llvm::StringRef fileName, 
   }
   if (options.json) printJSON(all, fileName, t, options, os);
   else printText(all, fileName, t, options, os);
-  for (const Comparison &c : all) judge(c, t, options, diags);
+  for (const Comparison &c : all) judge(c, options, diags);
   return true;
 }
