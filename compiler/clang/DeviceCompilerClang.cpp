@@ -107,7 +107,7 @@ bool linkCodeObject(std::string &object, std::string &messages) {
 
 int compile(const tilec_device_request &request, std::string &output, std::string &messages) {
   if (llvm::AMDGPU::parseArchAMDGCN(request.processor) == llvm::AMDGPU::GK_NONE) {
-    messages = std::string("tilec was built against LLVM ") + LLVM_VERSION_STRING + ", which cannot compile for " +
+    messages = std::string("this tilec was built against LLVM ") + LLVM_VERSION_STRING + ", which cannot compile for " +
                request.processor + "; the model's figures stand alone";
     return 2;
   }
