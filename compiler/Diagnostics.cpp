@@ -45,21 +45,17 @@ void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind
   if (range.isValid() && range.Start != range.End) ranges.push_back(range);
   llvm::SMDiagnostic diag = sourceMgr.GetMessage(range.Start, kind, text, ranges, {});
   llvm::StringRef line = diag.getLineContents();
-  if (record) {
-    RecordedDiagnostic r{kind, diag.getFilename().str(), static_cast<unsigned>(std::max(diag.getLineNo(), 0)),
-                         static_cast<unsigned>(diag.getColumnNo() + 1), text, ""};
-    r.sourceLine = line.size() <= kLongLine || diag.getColumnNo() < 0
-                       ? line.str()
-                       : windowAround(line, diag.getColumnNo()).text;
-    record->push_back(std::move(r));
-  }
-  if (diag.getColumnNo() < 0 || line.size() <= kLongLine) {
+  bool windowed = diag.getColumnNo() >= 0 && line.size() > kLongLine;
+  size_t column = std::max(diag.getColumnNo(), 0);
+  LineWindow w = windowed ? windowAround(line, column) : LineWindow{0, line.size(), line.str(), 0};
+  if (record)
+    record->push_back({kind, diag.getFilename().str(), static_cast<unsigned>(std::max(diag.getLineNo(), 0)),
+                       static_cast<unsigned>(diag.getColumnNo() + 1), text, w.text});
+  if (!windowed) {
     diag.print(nullptr, os, /*ShowColors=*/false);
     return;
   }
   // The location keeps the real column; the line and caret below it show only a window of the line.
-  size_t column = diag.getColumnNo();
-  LineWindow w = windowAround(line, column);
   std::vector<std::pair<unsigned, unsigned>> shownRanges;
   for (auto [from, to] : diag.getRanges()) {
     size_t b = std::max<size_t>(from, w.begin), e = std::min<size_t>(to, w.end);
