@@ -7,7 +7,7 @@ backward branch whose body holds the MFMAs (the innermost such loop; a prologue 
 not counted). Over that loop body:
 
   instrs       instructions (labels, comments and directives are not instructions)
-  mfma         MFMA instructions; passes = sum of each MFMA's cycles / 4 from compiler/MFMA.cpp (llvm-mca's unit)
+  mfma         MFMA instructions; passes = sum of each MFMA's cycles / 4 from compiler/target/MFMA.cpp (llvm-mca's unit)
   non/16       non-MFMA instructions per 16 MFMAs
   cycles       llvm-mca-19 -mcpu=gfx942 cycles per iteration of the body (buffer_load_* rewritten as global_load_*,
                which llvm-mca 19 crashes on)
@@ -18,7 +18,7 @@ not counted). Over that loop body:
   exec         s_cbranch_execz/execnz per iteration (each closes an s_and_saveexec: one masked access)
   lds          LDS instructions by mnemonic
   banks        LDS bank cost per access tilec emits: cycles / ideal per wave (1.0 = conflict-free), from tilec's bank
-               model (compiler/LDSBanks.cpp) on the lane addresses of tilec's layouts, via `--emit=report --format=json`
+               model (compiler/analysis/LDSBanks.cpp) on the lane addresses of tilec's layouts, via `--emit=report --format=json`
 
 `--asm FILE` measures one assembly file instead (the core of the tool, tested by test/Bench/kloop.test).
 """
@@ -126,7 +126,7 @@ def measure(body_lines, passes, mca=None, cycles=None):
     mfmas = [o for o in ops if o.startswith("v_mfma")]
     unknown = sorted({o for o in mfmas if o not in passes})
     if unknown:
-        sys.exit(f"kloop: MFMA not in compiler/MFMA.cpp: {', '.join(unknown)}")
+        sys.exit(f"kloop: MFMA not in compiler/target/MFMA.cpp: {', '.join(unknown)}")
     total_passes = sum(passes[o] for o in mfmas)
     if cycles is None and mca:
         cycles = mca_cycles(ins, mca)
@@ -248,7 +248,7 @@ def main():
     p.add_argument("--mca", default="llvm-mca-19", help="llvm-mca binary; 'none' skips the cycle estimate")
     p.add_argument("--examples", default=os.path.join(root, "examples"))
     p.add_argument("--runtime-include", default=os.path.join(root, "runtime", "include"))
-    p.add_argument("--mfma-table", default=os.path.join(root, "compiler", "MFMA.cpp"))
+    p.add_argument("--mfma-table", default=os.path.join(root, "compiler", "target", "MFMA.cpp"))
     p.add_argument("--asm", help="measure the kernels of this gfx942 assembly file instead of the examples")
     p.add_argument("--cycles", type=float, help="with --asm: cycles per iteration to use instead of llvm-mca's")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
