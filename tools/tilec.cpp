@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "Installation.h"
 #include "tilec/tilec.h"
 #include "Report.h"
 

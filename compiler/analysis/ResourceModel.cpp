@@ -24,8 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "ResourceModel.h"
 
-#include "LayoutPrinter.h"
-#include "Report.h"
+#include "AccessPlan.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -33,6 +32,11 @@
 
 using namespace tilec;
 using llvm::formatv;
+
+unsigned tilec::tileVGPRs(const ir::Tile &tile) {
+  const Layout &l = tile.layout;
+  return l.rowsPerLane * ((l.bytesPerAccess() + 3) / 4);
+}
 
 namespace {
 

@@ -18,6 +18,9 @@
 
 namespace tilec {
 
+/// VGPRs one lane spends on the tile: R accesses of ceil(vec * bytes / 4) registers.
+unsigned tileVGPRs(const ir::Tile &tile);
+
 /// One line of the estimate: "tile t: 2 accesses x 4 VGPRs".
 struct ResourceItem {
   std::string what;

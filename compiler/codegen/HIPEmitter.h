@@ -17,13 +17,6 @@
 
 namespace tilec {
 
-/// Whether the emitted code declares `name` itself (ids, loop counters, the launcher's locals, HIP's API): a user
-/// name must differ from these.
-bool isEmitterName(llvm::StringRef name);
-/// Suffixes the emitter appends to a user name for locals of its own (`t_row` for tile t's lane position, ...):
-/// `name + suffix` must not be another user name. Returns "" when `name` is free of them given `isUserName`.
-std::string emitterClash(llvm::StringRef name, llvm::function_ref<bool(llvm::StringRef)> isUserName);
-
 /// The line of the .tile source at a location.
 using LineOf = llvm::function_ref<unsigned(llvm::SMLoc)>;
 

@@ -11,7 +11,7 @@
 #include "HIPEmitter.h"
 #include "IR.h"
 #include "LineMap.h"
-#include "Report.h"
+#include "AccessPlan.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>

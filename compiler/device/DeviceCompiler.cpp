@@ -1,7 +1,7 @@
 //===- DeviceCompiler.cpp - Loading the tilec-clang plugin ------------------===//
 #include "DeviceCompiler.h"
 
-#include "Driver.h"
+#include "Installation.h"
 #include "clang/DeviceCompilerABI.h"
 #include <cstdlib>
 #include <dlfcn.h>

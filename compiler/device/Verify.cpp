@@ -4,7 +4,7 @@
 #include "DeviceCompiler.h"
 #include "LoopEstimate.h"
 #include "Occupancy.h"
-#include "Report.h"
+#include "AccessPlan.h"
 #include "ResourceModel.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -18,19 +18,6 @@
 
 using namespace tilec;
 
-std::string tilec::runtimeIncludeDir() {
-  static int anchor;
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
-  if (!exe.empty()) {
-    llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-    llvm::sys::path::append(installed, "include");
-    llvm::SmallString<256> header(installed);
-    llvm::sys::path::append(header, "tilec", "runtime.h");
-    if (llvm::sys::fs::exists(header)) return std::string(installed);
-  }
-  return TILEC_RUNTIME_INCLUDE_DIR;
-}
-
 namespace {
 
 /// --emit=asm, --emit=obj and --verify: the emitted HIP compiled in process. Returns the exit status.

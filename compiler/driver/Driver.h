@@ -28,9 +28,6 @@ struct CompileOptions {
   std::vector<RecordedDiagnostic> *record = nullptr;
 };
 
-/// The directory that holds tilec/runtime.h: <prefix>/include beside an installed tilec (<prefix>/bin/tilec), else
-/// the source tree's runtime/include it was built from.
-std::string runtimeIncludeDir();
 
 /// The exit status when the device compiler cannot compile for the target (gfx950 with LLVM 19).
 constexpr int kExitTargetUnsupported = 3;

@@ -1,16 +1,13 @@
 //===- LayoutPrinter.cpp - Tile thread maps as text and JSON ----------------===//
 #include "LayoutPrinter.h"
 
+#include "ResourceModel.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace tilec;
 using llvm::formatv;
-
-unsigned tilec::tileVGPRs(const ir::Tile &tile) {
-  const Layout &l = tile.layout;
-  return l.rowsPerLane * ((l.bytesPerAccess() + 3) / 4);
-}
 
 void tilec::describeDistribution(const ir::Tile &t, const Target &target, unsigned indent, llvm::raw_ostream &os) {
   const Layout &l = t.layout;

@@ -22,8 +22,6 @@ void printLayoutsJSON(const ir::Module &module, llvm::raw_ostream &os);
 void describeDistribution(const ir::Tile &tile, const Target &target, unsigned indent, llvm::raw_ostream &os);
 /// The distribution numbers of a tile as attributes of the current JSON object.
 void writeDistribution(const ir::Tile &tile, llvm::json::OStream &json);
-/// VGPRs one lane spends on the tile: R accesses of ceil(vec * bytes / 4) registers.
-unsigned tileVGPRs(const ir::Tile &tile);
 
 } // namespace tilec
 

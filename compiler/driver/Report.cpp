@@ -1,6 +1,7 @@
 //===- Report.cpp - The report in text and JSON -----------------------------===//
 #include "Report.h"
 
+#include "AccessPlan.h"
 #include "LDSBanks.h"
 #include "LayoutPrinter.h"
 #include "ResourceModel.h"
@@ -15,50 +16,12 @@ using llvm::formatv;
 
 namespace {
 
-const ir::Tile *tileOf(const ir::Value &v) {
-  if (v.tile) return v.tile;
-  for (const auto &op : v.operands)
-    if (const ir::Tile *t = tileOf(*op)) return t;
-  return nullptr;
-}
-
-void add(const ir::Kernel &k, const ir::Tensor *t, const Layout &l, const ir::Tile *via, bool store,
-         std::vector<AccessPlan> &out) {
-  for (const AccessPlan &p : out)
-    if (p.tensor == t && p.vec == l.vec && p.isStore == store) return;
-  out.push_back({t, via, nullptr, l.vec, l.vec * sizeOf(t->dtype), store, k.divisible(t->cols, l.vec)});
-}
-
-void collectValue(const ir::Kernel &k, const ir::Value &v, const ir::Tile *dst, std::vector<AccessPlan> &out) {
-  if (v.kind == ir::Value::Kind::Load) add(k, v.tensor, *v.layout, dst, false, out);
-  for (const auto &op : v.operands) collectValue(k, *op, dst, out);
-}
-
-void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> &out) {
-  for (const ir::StmtPtr &s : body) {
-    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) collectValue(k, *a->value, a->dst, out);
-    else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
-      if (st->value->acc) { // 4 consecutive columns of a row per store, in the (transposed) accumulator layout
-        unsigned vec = 4;
-        bool seen = false;
-        for (const AccessPlan &p : out) seen |= p.tensor == st->tensor && p.vec == vec && p.isStore;
-        if (!seen)
-          out.push_back({st->tensor, nullptr, st->value->acc, vec, vec * sizeOf(st->tensor->dtype), true,
-                         k.divisible(st->tensor->cols, vec)});
-        continue;
-      }
-      collectValue(k, *st->value, tileOf(*st->value), out);
-      add(k, st->tensor, *st->value->layout, tileOf(*st->value), true, out);
-    } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
-  }
-}
-
 void printItems(llvm::StringRef title, unsigned total, const std::vector<ResourceItem> &items, llvm::raw_ostream &os) {
   os << formatv("    {0}: {1}\n", title, total);
   for (const ResourceItem &item : items) os << formatv("      {0,3}  {1}\n", item.count, item.what);
 }
 
-std::string extentText(const ir::Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
+std::string extentText(const ir::Extent &e) { return e.text(); }
 
 std::string launcherSignature(const ir::Kernel &k) {
   std::string s = "launch_" + k.name + "(";
@@ -159,80 +122,6 @@ void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
 }
 
 } // namespace
-
-std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
-  std::vector<AccessPlan> out;
-  collect(kernel, kernel.body, out);
-  return out;
-}
-
-std::vector<AlignmentCheck> tilec::alignmentChecks(const std::vector<AccessPlan> &plans) {
-  std::vector<AlignmentCheck> out;
-  for (const AccessPlan &p : plans) {
-    if (p.vec == 1) continue;
-    bool seen = llvm::any_of(out, [&](const AlignmentCheck &c) { return c.tensor == p.tensor && c.vec == p.vec; });
-    if (!seen) out.push_back({p.tensor, p.vec, p.bytes, !p.alignedAtCompileTime});
-  }
-  return out;
-}
-
-bool tilec::hasUnalignedVariant(const std::vector<AccessPlan> &plans) {
-  return llvm::any_of(alignmentChecks(plans), [](const AlignmentCheck &c) { return c.rows; });
-}
-
-std::string tilec::unalignedName(const ir::Kernel &kernel) { return kernel.name + "_unaligned"; }
-
-namespace {
-
-/// "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string> &parts) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  return out;
-}
-
-void addOnce(std::vector<std::string> &parts, const std::string &s) {
-  if (std::find(parts.begin(), parts.end(), s) == parts.end()) parts.push_back(s);
-}
-
-} // namespace
-
-std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
-  std::vector<AlignmentCheck> checks = alignmentChecks(plans);
-  std::vector<std::string> parts;
-  // "N % 4 == 0" goes when "N % 8 == 0" is there.
-  for (const AlignmentCheck &c : checks) {
-    if (!c.rows) continue;
-    bool implied = llvm::any_of(checks, [&](const AlignmentCheck &d) {
-      return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && extentText(d.tensor->cols) == extentText(c.tensor->cols);
-    });
-    if (!implied) addOnce(parts, formatv("{0} % {1} == 0", extentText(c.tensor->cols), c.vec));
-  }
-  // Each tensor's base pointer, aligned to its widest access.
-  for (const AlignmentCheck &c : checks) {
-    unsigned bytes = c.bytes;
-    for (const AlignmentCheck &d : checks)
-      if (d.tensor == c.tensor) bytes = std::max(bytes, d.bytes);
-    addOnce(parts, formatv("{0} {1}-byte aligned", c.tensor->name, bytes));
-  }
-  return listed(parts);
-}
-
-std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans) {
-  std::vector<AlignmentCheck> checks = alignmentChecks(plans);
-  std::vector<std::string> parts;
-  for (const AlignmentCheck &c : checks) {
-    if (!c.rows) continue;
-    if (!c.tensor->cols.isSymbol()) return "";
-    // "assume N % 4 == 0" goes when "assume N % 16 == 0" is there.
-    bool implied = llvm::any_of(checks, [&](const AlignmentCheck &d) {
-      return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && extentText(d.tensor->cols) == extentText(c.tensor->cols);
-    });
-    if (!implied) addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->cols.symbol, c.vec));
-  }
-  if (parts.empty()) return "";
-  return listed(parts) + (parts.size() == 1 ? " removes the fallback" : " remove the fallback");
-}
 
 /// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
 static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {

@@ -25,44 +25,6 @@ void printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostream &os);
 /// "occupancy": {...} as an attribute of the current JSON object.
 void writeOccupancy(const Occupancy &o, llvm::json::OStream &json);
 
-/// A tensor access as the emitter performs it: how wide, and whether rows are known to be vector aligned.
-struct AccessPlan {
-  const ir::Tensor *tensor;
-  const ir::Tile *via;      ///< whose distribution the access follows (nullptr: an expression's)
-  const ir::AccTile *viaAcc; ///< or the accumulator whose C/D layout it follows
-  unsigned vec;
-  unsigned bytes;
-  bool isStore;
-  bool alignedAtCompileTime; ///< the column extent is known to be a multiple of vec
-};
-/// Every distinct (tensor, vec, direction) access of a kernel, in program order.
-std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);
-
-/// One condition a kernel's vector accesses rely on: `tensor`'s base pointer aligned to `bytes` and, when `rows` is
-/// set, its column extent a multiple of `vec`, which is only known at run time (tilec::rows_aligned<vec> checks both).
-struct AlignmentCheck {
-  const ir::Tensor *tensor;
-  unsigned vec, bytes;
-  bool rows;
-};
-/// The distinct (tensor, vec) checks of a kernel's vector accesses, in program order. The launcher, the report and
-/// the budget check all read them from here.
-std::vector<AlignmentCheck> alignmentChecks(const std::vector<AccessPlan> &plans);
-
-/// Whether some check needs rows that are only known aligned at run time. Such a kernel is emitted twice: `name`,
-/// compiled with every row vector aligned (vector accesses only), and `name_unaligned`, whose vectors need only
-/// element alignment and which goes element by element where a vector crosses the end of a row. The launcher checks
-/// the alignment and picks one.
-bool hasUnalignedVariant(const std::vector<AccessPlan> &plans);
-/// "name_unaligned".
-std::string unalignedName(const ir::Kernel &kernel);
-/// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned".
-std::string vectorKernelCondition(const std::vector<AccessPlan> &plans);
-/// The `assume` statements that would remove the _unaligned kernel, as a phrase: "'assume N % 8 == 0;' removes the
-/// fallback", "'assume K % 16 == 0;' and 'assume N % 16 == 0;' remove the fallback" (a modulus implied by a larger one
-/// is left out); "" when some extent is a literal.
-std::string assumesRemovingUnaligned(const std::vector<AccessPlan> &plans);
-
 } // namespace tilec
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "DeadCode.h"
 
-#include "HIPEmitter.h"
+#include "ReservedNames.h"
 #include "KernelSema.h"
 #include "LDSBanks.h"
 #include "SemaGEMM.h"

@@ -33,6 +33,8 @@ struct Extent {
   std::string symbol; ///< empty for a constant
   int64_t value = 0;
   bool isSymbol() const { return !symbol.empty(); }
+  /// The symbol, or the constant in decimal.
+  std::string text() const { return isSymbol() ? symbol : std::to_string(value); }
 };
 
 struct Tensor {
