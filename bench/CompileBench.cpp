@@ -5,7 +5,7 @@
 // Run through the `bench` target; it reports mean, median and stddev over repetitions.
 //
 //===----------------------------------------------------------------------===//
-#include "Driver.h"
+#include "driver/Driver.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

@@ -13,8 +13,8 @@
 //   - one output kind accepting an input that another rejects (the stages after Sema cannot fail).
 //
 //===----------------------------------------------------------------------===//
-#include "Driver.h"
-#include "Target.h"
+#include "driver/Driver.h"
+#include "target/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"

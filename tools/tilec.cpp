@@ -7,10 +7,10 @@
 // Exit status: 0 success, 1 diagnostics in the input, 2 a usage error.
 //
 //===----------------------------------------------------------------------===//
-#include "Driver.h"
-#include "Installation.h"
+#include "driver/Driver.h"
+#include "driver/Report.h"
+#include "support/Installation.h"
 #include "tilec/tilec.h"
-#include "Report.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"

@@ -1,5 +1,5 @@
 //===- AccessPlan.cpp - How each tensor access is made, and what the vector kernel needs -===//
-#include "AccessPlan.h"
+#include "analysis/AccessPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"

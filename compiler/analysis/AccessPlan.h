@@ -8,7 +8,7 @@
 #ifndef TILEC_ACCESSPLAN_H
 #define TILEC_ACCESSPLAN_H
 
-#include "IR.h"
+#include "ir/IR.h"
 #include <string>
 #include <vector>
 

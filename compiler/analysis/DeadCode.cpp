@@ -1,5 +1,5 @@
 //===- DeadCode.cpp - Warnings for valid code that does nothing -------------===//
-#include "DeadCode.h"
+#include "analysis/DeadCode.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Casting.h"

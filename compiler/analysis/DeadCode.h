@@ -8,8 +8,8 @@
 #ifndef TILEC_DEADCODE_H
 #define TILEC_DEADCODE_H
 
-#include "Diagnostics.h"
-#include "IR.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 namespace tilec {
 

@@ -1,5 +1,5 @@
 //===- LDSBanks.cpp - The LDS bank model and the accesses tilec emits -------===//
-#include "LDSBanks.h"
+#include "analysis/LDSBanks.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"

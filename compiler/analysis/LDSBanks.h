@@ -11,9 +11,9 @@
 #ifndef TILEC_LDSBANKS_H
 #define TILEC_LDSBANKS_H
 
-#include "Diagnostics.h"
-#include "IR.h"
-#include "Target.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
+#include "target/Target.h"
 #include <cstdint>
 #include <optional>
 #include <string>

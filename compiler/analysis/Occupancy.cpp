@@ -11,7 +11,7 @@
 //            the registers (1024 threads need 4 waves per SIMD, so at most 128 VGPRs); otherwise it cannot launch.
 //
 //===----------------------------------------------------------------------===//
-#include "Occupancy.h"
+#include "analysis/Occupancy.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>

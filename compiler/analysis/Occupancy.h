@@ -9,7 +9,7 @@
 #ifndef TILEC_OCCUPANCY_H
 #define TILEC_OCCUPANCY_H
 
-#include "Target.h"
+#include "target/Target.h"
 #include <string>
 #include <vector>
 

@@ -22,9 +22,9 @@
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
-#include "ResourceModel.h"
+#include "analysis/ResourceModel.h"
 
-#include "AccessPlan.h"
+#include "analysis/AccessPlan.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>

@@ -10,9 +10,9 @@
 #ifndef TILEC_RESOURCEMODEL_H
 #define TILEC_RESOURCEMODEL_H
 
-#include "Diagnostics.h"
-#include "IR.h"
-#include "Occupancy.h"
+#include "analysis/Occupancy.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 #include <string>
 #include <vector>
 

@@ -6,16 +6,14 @@
 // launcher, which checks the alignment and picks one.
 //
 //===----------------------------------------------------------------------===//
-#include "HIPEmitter.h"
-#include "HIPEmitterKernel.h"
+#include "codegen/HIPEmitter.h"
+#include "codegen/HIPEmitterKernel.h"
 
-#include "Diagnostics.h"
-#include "LayoutPrinter.h"
-#include "MFMA.h"
-#include "Report.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "support/Diagnostics.h"
+#include "target/MFMA.h"
 #include <cstring>
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -9,7 +9,7 @@
 #ifndef TILEC_HIPEMITTER_H
 #define TILEC_HIPEMITTER_H
 
-#include "IR.h"
+#include "ir/IR.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SMLoc.h"

@@ -5,10 +5,10 @@
 // store of an accumulator (lane l holds rows of each block, 4 consecutive columns per store).
 //
 //===----------------------------------------------------------------------===//
-#include "HIPEmitterKernel.h"
+#include "codegen/HIPEmitterKernel.h"
 
-#include "Diagnostics.h"
-#include "MFMA.h"
+#include "support/Diagnostics.h"
+#include "target/MFMA.h"
 
 using namespace tilec;
 using namespace tilec::ir;

@@ -8,10 +8,10 @@
 #ifndef TILEC_HIPEMITTERKERNEL_H
 #define TILEC_HIPEMITTERKERNEL_H
 
-#include "HIPEmitter.h"
-#include "IR.h"
-#include "LineMap.h"
-#include "AccessPlan.h"
+#include "analysis/AccessPlan.h"
+#include "codegen/HIPEmitter.h"
+#include "codegen/LineMap.h"
+#include "ir/IR.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <map>

@@ -5,7 +5,7 @@
 // from the alignment checks; launches ceil(cols / block) x ceil(rows / block) workgroups.
 //
 //===----------------------------------------------------------------------===//
-#include "HIPEmitterKernel.h"
+#include "codegen/HIPEmitterKernel.h"
 
 using namespace tilec;
 using namespace tilec::ir;

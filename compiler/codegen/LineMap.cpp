@@ -1,5 +1,5 @@
 //===- LineMap.cpp - Clang's messages about emitted HIP, at .tile lines -----===//
-#include "LineMap.h"
+#include "codegen/LineMap.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

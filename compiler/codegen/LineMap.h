@@ -11,8 +11,8 @@
 #ifndef TILEC_LINEMAP_H
 #define TILEC_LINEMAP_H
 
-#include "Diagnostics.h"
 #include "llvm/ADT/StringRef.h"
+#include "support/Diagnostics.h"
 #include <string>
 
 namespace tilec {

@@ -1,5 +1,5 @@
 //===- ReservedNames.cpp - Names the emitted HIP declares itself -------------===//
-#include "ReservedNames.h"
+#include "codegen/ReservedNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

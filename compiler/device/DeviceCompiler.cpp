@@ -1,8 +1,8 @@
 //===- DeviceCompiler.cpp - Loading the tilec-clang plugin ------------------===//
-#include "DeviceCompiler.h"
+#include "device/DeviceCompiler.h"
 
-#include "Installation.h"
-#include "clang/DeviceCompilerABI.h"
+#include "device/clang/DeviceCompilerABI.h"
+#include "support/Installation.h"
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>

@@ -1,5 +1,5 @@
 //===- ISAInfo.cpp - Reading the AMDGPU backend's kernel info ---------------===//
-#include "ISAInfo.h"
+#include "device/ISAInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

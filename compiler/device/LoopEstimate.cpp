@@ -1,8 +1,8 @@
 //===- LoopEstimate.cpp - What a GEMM's K loop is worth, statically ---------===//
-#include "LoopEstimate.h"
+#include "device/LoopEstimate.h"
 
-#include "MFMA.h"
 #include "llvm/Support/Casting.h"
+#include "target/MFMA.h"
 
 using namespace tilec;
 

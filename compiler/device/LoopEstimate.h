@@ -9,8 +9,8 @@
 #ifndef TILEC_LOOPESTIMATE_H
 #define TILEC_LOOPESTIMATE_H
 
-#include "IR.h"
-#include "ISAInfo.h"
+#include "device/ISAInfo.h"
+#include "ir/IR.h"
 #include <optional>
 
 namespace tilec {

@@ -1,11 +1,11 @@
 //===- Verify.cpp - The model's resources beside the compiler's -------------===//
-#include "Verify.h"
+#include "device/Verify.h"
 
-#include "DeviceCompiler.h"
-#include "LoopEstimate.h"
-#include "Occupancy.h"
-#include "AccessPlan.h"
-#include "ResourceModel.h"
+#include "analysis/AccessPlan.h"
+#include "analysis/Occupancy.h"
+#include "analysis/ResourceModel.h"
+#include "device/DeviceCompiler.h"
+#include "device/LoopEstimate.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 

@@ -10,10 +10,10 @@
 #ifndef TILEC_VERIFY_H
 #define TILEC_VERIFY_H
 
-#include "Diagnostics.h"
-#include "IR.h"
-#include "ISAInfo.h"
+#include "device/ISAInfo.h"
+#include "ir/IR.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/Diagnostics.h"
 
 namespace tilec {
 

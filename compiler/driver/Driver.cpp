@@ -1,20 +1,20 @@
 //===- Driver.cpp - Running the stages in order -----------------------------===//
-#include "Driver.h"
+#include "driver/Driver.h"
 
-#include "DeviceCompiler.h"
-#include "Diagnostics.h"
-#include "HIPEmitter.h"
-#include "LineMap.h"
-#include "LayoutPrinter.h"
-#include "Parser.h"
-#include "Report.h"
-#include "ResourceModel.h"
-#include "Sema.h"
-#include "SoftwarePipeline.h"
-#include "Verifier.h"
-#include "Verify.h"
+#include "analysis/ResourceModel.h"
+#include "codegen/HIPEmitter.h"
+#include "codegen/LineMap.h"
+#include "device/DeviceCompiler.h"
+#include "device/Verify.h"
+#include "driver/LayoutPrinter.h"
+#include "driver/Report.h"
+#include "frontend/Parser.h"
+#include "frontend/Sema.h"
+#include "ir/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "passes/SoftwarePipeline.h"
+#include "support/Diagnostics.h"
 
 using namespace tilec;
 

@@ -7,11 +7,11 @@
 #ifndef TILEC_DRIVER_H
 #define TILEC_DRIVER_H
 
-#include "Diagnostics.h"
-#include "Target.h"
-#include "tilec/tilec.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/Diagnostics.h"
+#include "target/Target.h"
+#include "tilec/tilec.h"
 #include <memory>
 
 namespace tilec {

@@ -1,7 +1,7 @@
 //===- LayoutPrinter.cpp - Tile thread maps as text and JSON ----------------===//
-#include "LayoutPrinter.h"
+#include "driver/LayoutPrinter.h"
 
-#include "ResourceModel.h"
+#include "analysis/ResourceModel.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

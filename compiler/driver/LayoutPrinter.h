@@ -9,7 +9,7 @@
 #ifndef TILEC_LAYOUTPRINTER_H
 #define TILEC_LAYOUTPRINTER_H
 
-#include "IR.h"
+#include "ir/IR.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/tilec.h"
 
-#include "Diagnostics.h"
-#include "Driver.h"
-#include "Target.h"
+#include "driver/Driver.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "support/Diagnostics.h"
+#include "target/Target.h"
 
 using namespace tilec;
 

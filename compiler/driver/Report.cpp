@@ -1,10 +1,10 @@
 //===- Report.cpp - The report in text and JSON -----------------------------===//
-#include "Report.h"
+#include "driver/Report.h"
 
-#include "AccessPlan.h"
-#include "LDSBanks.h"
-#include "LayoutPrinter.h"
-#include "ResourceModel.h"
+#include "analysis/AccessPlan.h"
+#include "analysis/LDSBanks.h"
+#include "analysis/ResourceModel.h"
+#include "driver/LayoutPrinter.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -8,8 +8,8 @@
 #ifndef TILEC_REPORT_H
 #define TILEC_REPORT_H
 
-#include "IR.h"
-#include "Occupancy.h"
+#include "analysis/Occupancy.h"
+#include "ir/IR.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,5 +1,5 @@
 //===- AST.cpp - Dumping the syntax tree (--emit=ast) -----------------------===//
-#include "AST.h"
+#include "frontend/AST.h"
 
 #include "llvm/Support/Casting.h"
 

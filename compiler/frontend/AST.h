@@ -8,10 +8,10 @@
 #ifndef TILEC_AST_H
 #define TILEC_AST_H
 
-#include "Layout.h"
+#include "layout/Layout.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <memory>
 #include <optional>

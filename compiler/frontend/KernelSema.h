@@ -9,10 +9,10 @@
 #ifndef TILEC_KERNELSEMA_H
 #define TILEC_KERNELSEMA_H
 
-#include "AST.h"
-#include "Diagnostics.h"
-#include "IR.h"
-#include "SemaGEMM.h"
+#include "frontend/AST.h"
+#include "frontend/SemaGEMM.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"

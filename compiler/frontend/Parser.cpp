@@ -5,14 +5,14 @@
 // points at the original bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "Parser.h"
+#include "frontend/Parser.h"
 
-#include "TileLexer.h"
-#include "TileParser.h"
 #include "antlr4-runtime.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "TileLexer.h"
+#include "TileParser.h"
 
 using namespace tilec;
 using namespace tilec::ast;

@@ -8,8 +8,8 @@
 #ifndef TILEC_PARSER_H
 #define TILEC_PARSER_H
 
-#include "AST.h"
-#include "Diagnostics.h"
+#include "frontend/AST.h"
+#include "support/Diagnostics.h"
 #include <optional>
 
 namespace tilec {

@@ -6,14 +6,14 @@
 // checked in SemaExpr.cpp; KernelSema.h declares the state both files share.
 //
 //===----------------------------------------------------------------------===//
-#include "Sema.h"
+#include "frontend/Sema.h"
 
-#include "DeadCode.h"
+#include "analysis/DeadCode.h"
 
-#include "ReservedNames.h"
-#include "KernelSema.h"
-#include "LDSBanks.h"
-#include "SemaGEMM.h"
+#include "analysis/LDSBanks.h"
+#include "codegen/ReservedNames.h"
+#include "frontend/KernelSema.h"
+#include "frontend/SemaGEMM.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"

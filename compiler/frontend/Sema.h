@@ -7,9 +7,9 @@
 #ifndef TILEC_SEMA_H
 #define TILEC_SEMA_H
 
-#include "AST.h"
-#include "Diagnostics.h"
-#include "IR.h"
+#include "frontend/AST.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 #include <memory>
 
 namespace tilec {

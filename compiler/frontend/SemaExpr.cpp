@@ -6,7 +6,7 @@
 // of the tile it lands in. Messages carry the arithmetic that decided them.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelSema.h"
+#include "frontend/KernelSema.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"

@@ -1,5 +1,5 @@
 //===- SemaGEMM.cpp - The rules of LDS staging and MFMA ---------------------===//
-#include "SemaGEMM.h"
+#include "frontend/SemaGEMM.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"

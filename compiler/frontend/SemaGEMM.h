@@ -9,9 +9,9 @@
 #ifndef TILEC_SEMAGEMM_H
 #define TILEC_SEMAGEMM_H
 
-#include "AST.h"
-#include "Diagnostics.h"
-#include "IR.h"
+#include "frontend/AST.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 #include <map>
 #include <memory>
 #include <set>

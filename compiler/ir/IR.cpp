@@ -1,5 +1,5 @@
 //===- IR.cpp - Printing the IR and small queries on it ---------------------===//
-#include "IR.h"
+#include "ir/IR.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/MathExtras.h"

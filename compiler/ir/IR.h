@@ -12,12 +12,12 @@
 #ifndef TILEC_IR_H
 #define TILEC_IR_H
 
-#include "DType.h"
-#include "Layout.h"
-#include "MFMA.h"
-#include "Target.h"
-#include "llvm/Support/SMLoc.h"
+#include "layout/Layout.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/SMLoc.h"
+#include "support/DType.h"
+#include "target/MFMA.h"
+#include "target/Target.h"
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -1,5 +1,5 @@
 //===- Verifier.cpp - Checking the IR invariants ----------------------------===//
-#include "Verifier.h"
+#include "ir/Verifier.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"

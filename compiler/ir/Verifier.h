@@ -8,8 +8,8 @@
 #ifndef TILEC_VERIFIER_H
 #define TILEC_VERIFIER_H
 
-#include "Diagnostics.h"
-#include "IR.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 namespace tilec {
 

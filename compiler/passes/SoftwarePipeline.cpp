@@ -7,10 +7,10 @@
 //   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
 //
 //===----------------------------------------------------------------------===//
-#include "SoftwarePipeline.h"
+#include "passes/SoftwarePipeline.h"
 
-#include "Occupancy.h"
-#include "ResourceModel.h"
+#include "analysis/Occupancy.h"
+#include "analysis/ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>

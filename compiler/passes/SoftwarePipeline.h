@@ -16,8 +16,8 @@
 #ifndef TILEC_SOFTWAREPIPELINE_H
 #define TILEC_SOFTWAREPIPELINE_H
 
-#include "Diagnostics.h"
-#include "IR.h"
+#include "ir/IR.h"
+#include "support/Diagnostics.h"
 
 namespace tilec {
 

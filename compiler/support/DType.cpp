@@ -1,5 +1,5 @@
 //===- DType.cpp - The dtype table -----------------------------------------===//
-#include "DType.h"
+#include "support/DType.h"
 
 using namespace tilec;
 

@@ -1,5 +1,5 @@
 //===- Diagnostics.cpp - Printing and counting diagnostics -----------------===//
-#include "Diagnostics.h"
+#include "support/Diagnostics.h"
 
 using namespace tilec;
 

@@ -12,9 +12,9 @@
 #define TILEC_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 //===- Installation.cpp - Where tilec's own files are ------------------------===//
-#include "Installation.h"
+#include "support/Installation.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

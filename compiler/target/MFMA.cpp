@@ -5,7 +5,7 @@
 // clang-19 and follow mfma.md.
 //
 //===----------------------------------------------------------------------===//
-#include "MFMA.h"
+#include "target/MFMA.h"
 
 using namespace tilec;
 

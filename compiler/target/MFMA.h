@@ -9,10 +9,10 @@
 #ifndef TILEC_MFMA_H
 #define TILEC_MFMA_H
 
-#include "DType.h"
-#include "Target.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "support/DType.h"
+#include "target/Target.h"
 #include <optional>
 #include <string>
 

@@ -4,7 +4,7 @@
 // bank phases from the sources cited in docs/performance.md ("LDS banks"), one comment per row.
 //
 //===----------------------------------------------------------------------===//
-#include "Target.h"
+#include "target/Target.h"
 
 using namespace tilec;
 

@@ -5,7 +5,7 @@
 // diagnostics: no hash-order iteration, no pointer-keyed ordering, no shared mutable state between compilations.
 //
 //===----------------------------------------------------------------------===//
-#include "Driver.h"
+#include "driver/Driver.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

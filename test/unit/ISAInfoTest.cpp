@@ -1,5 +1,5 @@
 //===- ISAInfoTest.cpp - Reading the AMDGPU backend's kernel info -----------===//
-#include "ISAInfo.h"
+#include "device/ISAInfo.h"
 
 #include <gtest/gtest.h>
 

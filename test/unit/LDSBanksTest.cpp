@@ -5,7 +5,7 @@
 // one distinct dword per bank per cycle. The comment above each case gives the arithmetic.
 //
 //===----------------------------------------------------------------------===//
-#include "LDSBanks.h"
+#include "analysis/LDSBanks.h"
 #include <functional>
 #include <set>
 #include <gtest/gtest.h>

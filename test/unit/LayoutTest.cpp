@@ -1,5 +1,5 @@
 //===- LayoutTest.cpp - The distribution math against the seed's table ------===//
-#include "Layout.h"
+#include "layout/Layout.h"
 #include <gtest/gtest.h>
 
 #include <cctype>

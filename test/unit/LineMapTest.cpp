@@ -1,5 +1,5 @@
 //===- LineMapTest.cpp - Clang's messages about emitted HIP, at .tile lines ===//
-#include "LineMap.h"
+#include "codegen/LineMap.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 //===- MFMATest.cpp - The MFMA table against ../shared/facts/mfma.md -------===//
 //
 // Every expectation below is typed in by hand from facts/mfma.md (its table and its register-layout formulas): the
-// table in compiler/MFMA.cpp must not drift from them, its lane layouts must place every element of A, B and D in
+// table in compiler/target/MFMA.cpp must not drift from them, its lane layouts must place every element of A, B and D in
 // exactly one (lane, element) slot of the 64 lanes, chooseMFMA must pick what the GEMM emitter relies on, and the
 // emulator's copy of the table (runtime/include/tilec/emulator_mfma.h) must agree with the compiler's.
 //
 //===----------------------------------------------------------------------===//
-#include "DType.h"
-#include "MFMA.h"
-#include "Target.h"
+#include "support/DType.h"
+#include "target/MFMA.h"
+#include "target/Target.h"
 #include <gtest/gtest.h>
 #include <iterator>
 #include <set>

@@ -39,8 +39,8 @@
 //   - the guide never adds the ArchVGPR alignment to 4 before the AGPRs, nor the 6 reserved SGPRs.
 //
 //===----------------------------------------------------------------------===//
-#include "Occupancy.h"
-#include "Target.h"
+#include "analysis/Occupancy.h"
+#include "target/Target.h"
 #include <gtest/gtest.h>
 #include <regex>
 #include <string>

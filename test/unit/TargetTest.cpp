@@ -3,8 +3,8 @@
 // Each expectation is a number from facts/occupancy.md, typed in by hand: the table must not drift from them.
 //
 //===----------------------------------------------------------------------===//
-#include "DType.h"
-#include "Target.h"
+#include "support/DType.h"
+#include "target/Target.h"
 #include <gtest/gtest.h>
 
 using namespace tilec;

@@ -4,7 +4,7 @@
 // X0 = Xs / vec lanes along a row, L = 64 / X0 lane-rows, R = H / L rows per lane.
 //
 //===----------------------------------------------------------------------===//
-#include "Layout.h"
+#include "layout/Layout.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
