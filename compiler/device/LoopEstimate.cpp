@@ -1,6 +1,7 @@
 //===- LoopEstimate.cpp - What a GEMM's K loop is worth, statically ---------===//
 #include "device/LoopEstimate.h"
 
+#include "analysis/LDSBanks.h"
 #include "llvm/Support/Casting.h"
 #include "target/MFMA.h"
 
@@ -55,8 +56,28 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
   e.mfmaBoundTflops = e.flopsPerWaveIteration / (cyclesPerIteration * 4) * simds * clocksPerSecond / 1e12;
   e.intensity = e.workgroupBytesPerIteration > 0 ? e.workgroupFlopsPerIteration / e.workgroupBytesPerIteration : 0;
   e.memoryBoundTflops = e.intensity * target.hbmGBPerSecond * 1e9 / 1e12;
-  bool memoryBound = e.memoryBoundTflops > 0 && e.memoryBoundTflops < e.mfmaBoundTflops;
-  e.estimateTflops = memoryBound ? e.memoryBoundTflops : e.mfmaBoundTflops;
-  e.bound = memoryBound ? "global memory" : "MFMA issue";
+  // The LDS of a CU serves one phase of one instruction per clock (LDSBanks.h); a conflict adds clocks. Every LDS
+  // access of a GEMM kernel is in its K loop: the writes of the A and B tiles and the fragment reads of the mma, each
+  // once per K step. The costliest wave's clocks stand for every wave (the waves' accesses are alike up to offsets).
+  unsigned waves = kernel.waves(target);
+  for (const LdsAccessCost &c : ldsAccessCosts(kernel, target)) {
+    e.ldsCyclesPerIteration += static_cast<double>(c.cycles) * waves;
+    e.ldsIdealCycles += static_cast<double>(c.ideal) * waves;
+    e.ldsBytesPerIteration += static_cast<double>(c.bytes) * c.instructions * target.waveSize * waves;
+  }
+  if (e.ldsCyclesPerIteration > 0)
+    e.ldsBoundTflops = e.workgroupFlopsPerIteration / e.ldsCyclesPerIteration * target.computeUnits *
+                       clocksPerSecond / 1e12;
+  e.estimateTflops = e.mfmaBoundTflops;
+  e.bound = "MFMA issue";
+  if (e.memoryBoundTflops > 0 && e.memoryBoundTflops < e.estimateTflops) {
+    e.estimateTflops = e.memoryBoundTflops;
+    e.bound = "global memory";
+  }
+  if (e.ldsBoundTflops > 0 && e.ldsBoundTflops < e.estimateTflops) {
+    e.estimateTflops = e.ldsBoundTflops;
+    e.bound = "LDS";
+  }
+  e.estimateTflopsPerCU = e.estimateTflops / target.computeUnits;
   return e;
 }

@@ -2,8 +2,9 @@
 //
 // From the K loop the compiler produced (ISAInfo.h's MFMALoop) and its cycles per iteration under LLVM's MCA: the
 // MFMA busy fraction (MFMA passes / cycles; MCA counts one pass, 4 clocks, as one cycle) and an estimate of the
-// TFLOP/s at the target's clock, with what bounds it: MFMA issue of one wave per SIMD as MCA models it, or global
-// memory (the block's arithmetic intensity against the HBM bandwidth, as if no load hit a cache).
+// TFLOP/s at the target's clock, with what bounds it: MFMA issue of one wave per SIMD as MCA models it, global memory
+// (the block's arithmetic intensity against the HBM bandwidth, as if no load hit a cache), or the LDS (the K step's
+// LDS writes and fragment reads under the bank model of LDSBanks.h, one phase per LDS clock, conflicts included).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_LOOPESTIMATE_H
@@ -25,8 +26,13 @@ struct LoopEstimate {
   double workgroupFlopsPerIteration = 0, workgroupBytesPerIteration = 0; ///< A and B tiles loaded per K step
   double intensity = 0;          ///< flops per byte loaded from global memory
   double memoryBoundTflops = 0;  ///< intensity x HBM bandwidth
-  double estimateTflops = 0;     ///< the smaller bound
-  const char *bound = "";        ///< "MFMA issue" or "global memory"
+  double ldsBytesPerIteration = 0;  ///< LDS bytes the workgroup writes and reads per K step
+  double ldsCyclesPerIteration = 0; ///< LDS clocks they take under the bank model (one phase per clock)
+  double ldsIdealCycles = 0;        ///< the same without bank conflicts
+  double ldsBoundTflops = 0;     ///< flops per LDS clock x LDS clock x CUs (0: the loop uses no LDS)
+  double estimateTflops = 0;     ///< the smallest bound, for the whole GPU
+  double estimateTflopsPerCU = 0; ///< estimateTflops / CUs
+  const char *bound = "";        ///< "MFMA issue", "global memory" or "LDS"
   std::string unknownMFMA;       ///< an MFMA mnemonic the table lacks (then no estimate)
 };
 

@@ -74,7 +74,11 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
   os << formatv("    MFMA issue, one wave per SIMD: {0:F0} TFLOP/s of the {1:F0} peak; global memory: {2:F0} flop per "
                 "byte loaded x HBM = {3:F0} TFLOP/s if no load hits a cache\n",
                 e.mfmaBoundTflops, e.peakTflops, e.intensity, e.memoryBoundTflops);
-  os << formatv("    estimate: {0:F0} TFLOP/s, bound by {1}\n", e.estimateTflops, e.bound);
+  if (e.ldsCyclesPerIteration > 0)
+    os << formatv("    LDS: {0:F0} KiB per K step in {1:F0} clocks ({2:F0} without bank conflicts) = {3:F0} TFLOP/s\n",
+                  e.ldsBytesPerIteration / 1024, e.ldsCyclesPerIteration, e.ldsIdealCycles, e.ldsBoundTflops);
+  os << formatv("    estimate: {0:F0} TFLOP/s per GPU, {1:F2} per CU, bound by {2}\n", e.estimateTflops,
+                e.estimateTflopsPerCU, e.bound);
 }
 
 unsigned unifiedVgprs(unsigned arch, unsigned agprs) { return agprs ? (arch + 3) / 4 * 4 + agprs : arch; }
@@ -157,7 +161,12 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("mfma_bound_tflops", e.mfmaBoundTflops);
               json.attribute("flop_per_byte", e.intensity);
               json.attribute("memory_bound_tflops", e.memoryBoundTflops);
+              json.attribute("lds_bytes_per_iteration", e.ldsBytesPerIteration);
+              json.attribute("lds_cycles_per_iteration", e.ldsCyclesPerIteration);
+              json.attribute("lds_ideal_cycles_per_iteration", e.ldsIdealCycles);
+              json.attribute("lds_bound_tflops", e.ldsBoundTflops);
               json.attribute("estimate_tflops", e.estimateTflops);
+              json.attribute("estimate_tflops_per_cu", e.estimateTflopsPerCU);
               json.attribute("bound", e.bound);
               json.attribute("body_for_mca", c.loop->forMCA());
             });
