@@ -51,6 +51,8 @@ cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's 
 cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
                           cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
+cl::opt<unsigned> testWarningAtLine("tilec-test-hip-warning-at-line", cl::Hidden, cl::init(0),
+                                    cl::desc("Testing: an unused variable in the code of .tile statement line N (in-process compile)"));
 cl::opt<unsigned> errorLimit("ferror-limit", cl::desc("Stop after N errors (default 20; 0 for no limit)"),
                              cl::value_desc("N"), cl::init(20), cl::cat(category));
 cl::OptionCategory occupancyCategory("occupancy calculator (tilec --occupancy, no input file)");
@@ -173,6 +175,7 @@ int main(int argc, char **argv) {
     options.emit = tilec::EmitKind::Verify;
   }
   options.allowSpills = allowSpills;
+  options.testWarningAtLine = testWarningAtLine;
   options.format = outputFormat;
   options.warningsAsErrors = werror;
   options.errorLimit = errorLimit;

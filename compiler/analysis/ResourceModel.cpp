@@ -229,8 +229,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   if (unalignedVariant) vgpr("elements of the accesses that may cross a row end", allElementPaths(k, k.body));
   unsigned distributions = 0;
   for (size_t i = 0; i < k.tiles.size(); ++i) {
-    bool fresh = true;
-    for (size_t j = 0; j < i; ++j) fresh &= !k.tiles[j]->layout.sameMapping(k.tiles[i]->layout);
+    bool fresh = k.tiles[i]->used;
+    for (size_t j = 0; j < i; ++j) fresh &= !(k.tiles[j]->used && k.tiles[j]->layout.sameMapping(k.tiles[i]->layout));
     distributions += fresh;
   }
   vgpr(formatv("lane rows and columns ({0} distribution{1})", distributions, distributions == 1 ? "" : "s"),
@@ -252,6 +252,7 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     e.agprs += a->registers();
   }
   for (const auto &l : k.ldsBuffers) {
+    if (!l->used) continue;
     e.ldsItems.push_back({formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B", l->name,
                                   l->stages > 1 ? formatv("{0} stages x ", l->stages).str() : "", l->storedRows(),
                                   l->storedCols(), l->pad, sizeOf(l->dtype)),

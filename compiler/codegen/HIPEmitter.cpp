@@ -111,9 +111,9 @@ void KernelEmitter::signatureComment() {
                 k.gridTensor->name);
   for (const auto &tile : k.tiles) {
     const Layout &l = tile->layout;
-    os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access\n",
+    os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access{10}\n",
                   tile->name, name(tile->dtype), l.rows, l.cols, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
-                  l.rowsPerLane, l.bytesPerAccess());
+                  l.rowsPerLane, l.bytesPerAccess(), tile->used ? "" : " (never used: not declared below)");
   }
 }
 
@@ -147,12 +147,15 @@ void KernelEmitter::prologue() {
   line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
 
 
-  if (!k.tiles.empty()) line(1) << "// Register tiles: element i is this lane's i-th access.\n";
+  if (llvm::any_of(k.tiles, [](const auto &tile) { return tile->used; }))
+    line(1) << "// Register tiles: element i is this lane's i-th access.\n";
   for (const auto &tile : k.tiles) {
+    if (!tile->used) continue;
     const Layout &l = tile->layout;
     line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
   }
   for (const auto &l : k.ldsBuffers) {
+    if (!l->used) continue;
     line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
                        l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
                        l->storedRows(), l->storedCols(), l->pad, l->bytes());
@@ -176,9 +179,10 @@ void KernelEmitter::prologue() {
     line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
   }
   for (const auto &tile : k.tiles) {
+    if (!tile->used) continue;
     std::string sharing;
     for (const auto &other : k.tiles)
-      if (other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
+      if (other->used && other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
     lanePosition(tile->layout, tile->name, sharing);
   }
 }

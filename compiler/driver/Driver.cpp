@@ -31,6 +31,11 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned 
   LineOf lineOf = findLine;
   emitHIP(module, shownName, hipStream, &lineOf);
   hipStream.flush();
+  if (options.testWarningAtLine) {
+    std::string marker = (kLineMarker + llvm::Twine(options.testWarningAtLine) + "\n").str();
+    size_t at = marked.find(marker);
+    if (at != std::string::npos) marked.insert(at + marker.size(), "int tilec_test_hook;\n");
+  }
   std::string hip = withLineDirectives(marked, shownName);
   std::string hipName = (llvm::sys::path::stem(shownName) + ".hip").str();
   DeviceCode code;

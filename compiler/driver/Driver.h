@@ -24,6 +24,9 @@ struct CompileOptions {
   bool warningsAsErrors = false;
   unsigned errorLimit = 20; ///< -ferror-limit: errors printed before stopping; 0 for no limit
   bool allowSpills = false; ///< --verify: scratch is reported, not an error
+  /// Testing only (the hidden -tilec-test-hip-warning-at-line): an unused variable placed in the code of this .tile
+  /// statement in the HIP compiled in process, so that a test can show clang's messages at .tile lines. 0: none.
+  unsigned testWarningAtLine = 0;
   /// When set, every diagnostic is also recorded here (the library's diagnostics as data).
   std::vector<RecordedDiagnostic> *record = nullptr;
 };

@@ -655,6 +655,7 @@ void KernelSema::warnings() {
     const ast::TileDecl *decl = tileDecls[t->name];
     if (!used.count(t->name)) {
       diags.warning(decl->name.range, formatv("tile '{0}' is declared but never used", t->name));
+      t->used = false;
       continue;
     }
     const Layout &l = t->layout;

@@ -319,12 +319,13 @@ void sema::checkOperandOrientation(const GEMMState &state, DiagnosticEngine &dia
   }
 }
 
-void sema::warnUnusedLds(const ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine &diags) {
+void sema::warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine &diags) {
   for (const auto &l : kernel.ldsBuffers) {
     bool written = state.written.count(l.get()) != 0, read = state.readByMMA.count(l.get()) != 0;
-    if (!written && !read)
+    if (!written && !read) {
       diags.warning(l->loc, formatv("lds {0} is declared but never used", l->name));
-    else if (!written)
+      l->used = false;
+    } else if (!written)
       diags.warning(l->loc, formatv("lds {0} is read by mma but never written; its values are undefined", l->name));
     else if (!read)
       diags.warning(l->loc, formatv("lds {0} is written but never read by an mma", l->name));

@@ -73,7 +73,7 @@ struct GEMMState {
 
 /// Warnings at the declaration of an LDS buffer that is never used, read by mma but never written (its values are
 /// undefined), or written but never read by an mma.
-void warnUnusedLds(const ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine &diags);
+void warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine &diags);
 
 /// A square operand cannot tell K x N from N x K by its shape; its provenance can. An LDS buffer written from a tile
 /// that was loaded from a window whose row (column) index uses the variable of the loop around the mma holds K along

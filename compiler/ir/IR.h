@@ -59,6 +59,9 @@ struct Tile {
   DType dtype;
   Layout layout;
   SMRange loc;
+  /// False for a tile no statement uses (Sema warns): it has a distribution to show, but no registers, and the
+  /// emitted code does not declare it.
+  bool used = true;
   unsigned rows() const { return layout.rows; }
   unsigned cols() const { return layout.cols; }
 };
@@ -75,6 +78,8 @@ struct LdsBuffer {
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   SMRange loc;
   std::optional<SMRange> padLoc; ///< the `pad` literal, when the declaration has one
+  /// False for a buffer no statement uses (Sema warns): the emitted code does not declare it, so it takes no LDS.
+  bool used = true;
   unsigned storedRows() const { return transposed ? cols : rows; }
   unsigned storedCols() const { return transposed ? rows : cols; }
   unsigned pitch() const { return storedCols() + pad; }

@@ -112,7 +112,7 @@ private:
     unsigned loopBytes = 0;
     for (LdsBuffer *b : buffers) loopBytes += b->bytes();
     unsigned now = 0;
-    for (const auto &l : k.ldsBuffers) now += l->bytes();
+    for (const auto &l : k.ldsBuffers) now += l->used ? l->bytes() : 0;
     unsigned doubled = now + loopBytes;
     plan.depthRequested = f.pipeline != 0;
     if (f.pipeline == 1) {

@@ -40,6 +40,9 @@ struct Options {
   bool warningsAsErrors = false; ///< -Werror
   unsigned errorLimit = 20;      ///< -ferror-limit: errors reported before stopping; 0 for no limit
   bool allowSpills = false;      ///< Verify: scratch is reported, not an error
+  /// For tilec's own tests: an unused variable in the code of this .tile statement in the HIP compiled in process
+  /// (Asm, Obj, Verify), to show that clang's messages are reported at .tile lines. 0 (the default): none.
+  unsigned testWarningAtLine = 0;
 };
 
 enum class Severity { Error, Warning, Note };
