@@ -50,9 +50,10 @@ unsigned tilec::reportDeviceDiagnostics(llvm::StringRef clangText, llvm::StringR
     while (p < source->getBufferEnd() && (*p == ' ' || *p == '\t')) ++p;
     llvm::SMLoc at = llvm::SMLoc::getFromPointer(p);
     std::string message = "clang " + std::string(isError ? "rejects" : "warns about") +
-                          " the HIP tilec emitted for this line (a tilec bug; please report it): " + line.str();
+                          " the HIP tilec emitted for this line (a tilec bug; please report it)";
     if (isError) diags.error({at, at}, message);
     else diags.warning({at, at}, message);
+    diags.note({}, "clang: " + line.str());
     ++reported;
   }
   return reported;

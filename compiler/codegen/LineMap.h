@@ -25,7 +25,7 @@ constexpr llvm::StringLiteral kLineMarker = "// tilec-line ";
 std::string withLineDirectives(llvm::StringRef hip, llvm::StringRef tileName);
 
 /// Reports each `tileName:LINE:COL: error|warning: ...` message of `clangText` as a tilec diagnostic at the first
-/// non-blank character of that line of `buffer`, with clang's message; returns how many it reported. Messages about
+/// non-blank character of that line of `buffer`, with clang's message as its note; returns how many it reported. Messages about
 /// other files (the runtime header, say) are left to the caller.
 unsigned reportDeviceDiagnostics(llvm::StringRef clangText, llvm::StringRef tileName, unsigned buffer,
                                  DiagnosticEngine &diags);

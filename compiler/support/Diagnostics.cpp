@@ -40,6 +40,12 @@ void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind
     while (cut > 0 && isContinuationByte(text[cut])) --cut;
     text = text.substr(0, cut) + "...";
   }
+  if (!range.Start.isValid()) { // a message about no place in the input (a note quoting another tool, say)
+    static const char *const labels[] = {"error", "warning", "remark", "note"};
+    if (record) record->push_back({kind, "", 0, 0, text, ""});
+    os << labels[kind] << ": " << text << "\n";
+    return;
+  }
   llvm::SmallVector<llvm::SMRange, 1> ranges;
   // Underline the whole range only when it stays on the caret's line; SourceMgr draws one line.
   if (range.isValid() && range.Start != range.End) ranges.push_back(range);
