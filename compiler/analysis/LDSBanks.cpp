@@ -15,40 +15,35 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
   BankCost cost;
   cost.rule = rule;
   const unsigned bankBytes = target.ldsBankBytes;
+  // Per bank, the distinct (dword, bytes) pairs of this phase, each with the first lane that needs it: lanes sharing
+  // all of a dword's bytes share one read, so the bank's cycles in the phase are the number of pairs. Buckets rather
+  // than a sort: the pad search of warnLdsBankConflicts calls this hundreds of times per kernel.
   struct Use {
-    unsigned bank;
     uint64_t dword;
-    unsigned bytes; ///< mask of the dword's bytes the lane touches: lanes sharing all of them share the dword
+    unsigned bytes; ///< mask of the dword's bytes the lane touches
     unsigned lane;
     uint64_t addr;
-    bool operator<(const Use &o) const {
-      return std::tie(bank, dword, bytes, lane) < std::tie(o.bank, o.dword, o.bytes, o.lane);
-    }
   };
-  std::vector<Use> uses;
+  std::vector<llvm::SmallVector<Use, 2>> banks(rule->banks);
   for (unsigned p = 0; p < rule->phases.size(); ++p) {
-    uses.clear();
+    for (auto &b : banks) b.clear();
+    bool any = false;
     for (unsigned lane = 0; lane < access.addr.size() && lane < 64; ++lane) {
       if (!(rule->phases[p] >> lane & 1) || !access.addr[lane]) continue;
       uint64_t a = *access.addr[lane];
       for (uint64_t d = a / bankBytes; d <= (a + access.bytes - 1) / bankBytes; ++d) {
         uint64_t lo = std::max(a, d * bankBytes), hi = std::min(a + access.bytes, (d + 1) * bankBytes);
         unsigned mask = ((1u << (hi - lo)) - 1) << (lo - d * bankBytes);
-        uses.push_back({unsigned(d % rule->banks), d, mask, lane, a});
+        auto &bucket = banks[d % rule->banks];
+        if (llvm::none_of(bucket, [&](const Use &u) { return u.dword == d && u.bytes == mask; }))
+          bucket.push_back({d, mask, lane, a});
+        any = true;
       }
     }
-    if (uses.empty()) continue;
-    // Sorted by bank, then dword and bytes: the distinct (dword, bytes) of each bank are its cycles in this phase.
-    llvm::sort(uses);
+    if (!any) continue;
     unsigned worst = 0, worstBank = 0;
-    for (size_t i = 0; i < uses.size();) {
-      size_t j = i;
-      unsigned distinct = 0;
-      for (; j < uses.size() && uses[j].bank == uses[i].bank; ++j)
-        if (j == i || uses[j].dword != uses[j - 1].dword || uses[j].bytes != uses[j - 1].bytes) ++distinct;
-      if (distinct > worst) worst = distinct, worstBank = uses[i].bank;
-      i = j;
-    }
+    for (unsigned b = 0; b < banks.size(); ++b)
+      if (banks[b].size() > worst) worst = banks[b].size(), worstBank = b;
     cost.cycles += worst;
     cost.ideal += 1;
     if (worst > cost.ways) {
@@ -56,11 +51,7 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
       cost.worstPhase = p;
       cost.worstBank = worstBank;
       cost.worstLanes.clear();
-      for (size_t i = 0; i < uses.size(); ++i)
-        if (uses[i].bank == worstBank &&
-            (cost.worstLanes.empty() || uses[i].dword != uses[i - 1].dword || uses[i].bytes != uses[i - 1].bytes ||
-             uses[i - 1].bank != worstBank))
-          cost.worstLanes.push_back({uses[i].lane, uses[i].addr});
+      for (const Use &u : banks[worstBank]) cost.worstLanes.push_back({u.lane, u.addr});
       llvm::sort(cost.worstLanes);
     }
   }
