@@ -1,6 +1,6 @@
 //===- tilec.cpp - The tilec command line -----------------------------------===//
 //
-//   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|ast|ir|layout|report]
+//   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|header|ast|ir|layout|report]
 //         [--format=text|json] [-Werror] [-ferror-limit=N] [-MD] [-MF FILE] [-MT TARGET] [--version] [--help]
 //   tilec --print-runtime-include-dir
 //
@@ -38,7 +38,8 @@ cl::opt<tilec::EmitKind> emitKind(
                clEnumValN(tilec::EmitKind::Layout, "layout", "each register tile's thread map"),
                clEnumValN(tilec::EmitKind::Report, "report", "distributions and memory accesses per kernel"),
                clEnumValN(tilec::EmitKind::Asm, "asm", "AMDGPU assembly of the emitted HIP (compiled in process)"),
-               clEnumValN(tilec::EmitKind::Obj, "obj", "the AMDGPU object of the emitted HIP (compiled in process)")),
+               clEnumValN(tilec::EmitKind::Obj, "obj", "the AMDGPU object of the emitted HIP (compiled in process)"),
+               clEnumValN(tilec::EmitKind::Header, "header", "a C++ header declaring the kernels' launchers")),
     cl::cat(category));
 cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of --emit=layout and --emit=report"),
                                     cl::init(tilec::OutputFormat::Text),

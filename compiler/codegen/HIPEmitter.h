@@ -26,6 +26,10 @@ using LineOf = llvm::function_ref<unsigned(llvm::SMLoc)>;
 void emitHIP(const ir::Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os,
              const LineOf *lineOf = nullptr);
 
+/// Writes a C++ header that declares the launchers of `module`'s kernels (launch_NAME(..., hipStream_t)), for the
+/// host code that calls them; it includes <hip/hip_runtime_api.h>, or tilec/emulator.h under TILEC_EMULATOR.
+void emitLauncherHeader(const ir::Module &module, llvm::StringRef sourceName, llvm::raw_ostream &os);
+
 } // namespace tilec
 
 #endif

@@ -45,6 +45,8 @@ public:
       : k(k), t(t), out(out), lineOf(lineOf), os(text) {}
 
   void emit();
+  /// Only the launcher's declaration, with its comment (--emit=header).
+  void emitDeclaration();
 
 private:
   /// Which copy of a kernel with run-time row alignment is being written (see hasUnalignedVariant).
@@ -172,6 +174,8 @@ private:
   //===--- Launcher ---===//
 
   void launcher(bool twoKernels);
+  /// The launcher's comment and signature, without the body or ';'.
+  void launcherDeclaration(bool twoKernels);
 
   const Kernel &k;
   const Target &t;

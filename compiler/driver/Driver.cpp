@@ -120,6 +120,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
     else printReport(*module, shownName, os);
     break;
   case EmitKind::HIP: emitHIP(*module, shownName, os); break;
+  case EmitKind::Header: emitLauncherHeader(*module, shownName, os); break;
   case EmitKind::Asm:
   case EmitKind::Obj:
   case EmitKind::Verify: {

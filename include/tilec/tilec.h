@@ -28,6 +28,7 @@ enum class EmitKind {
   Asm,    ///< AMDGPU assembly of the emitted HIP, compiled in process
   Obj,    ///< the code object (.hsaco) of the emitted HIP, compiled in process
   Verify, ///< the model's resources beside the compiler's
+  Header, ///< a C++ header declaring the kernels' host launchers (launch_NAME), for the code that calls them
 };
 
 /// Text for people or JSON for tools (Layout, Report and Verify).
@@ -74,6 +75,7 @@ Result compileFile(const std::string &path, const Options &options = {});
 
 /// "0.1.0".
 const char *version();
+
 
 } // namespace tilec
 
