@@ -18,7 +18,19 @@ struct Plugin {
   std::string error;
 };
 
-/// Loads the plugin once: $TILEC_CLANG_PLUGIN if set, else the one built beside this tilec.
+#ifdef TILEC_CLANG_PLUGIN
+/// Where the plugin is: $TILEC_CLANG_PLUGIN if set; <prefix>/<libdir>/tilec/tilec-clang.so when this code is an
+/// installed tilec or libtilec.so; else the one built in the build tree.
+std::string pluginPath() {
+  const char *path = std::getenv("TILEC_CLANG_PLUGIN");
+  if (path && *path) return path;
+  std::string installed = installedLibraryFile("tilec/tilec-clang.so");
+  if (!installed.empty()) return installed;
+  return TILEC_CLANG_PLUGIN;
+}
+#endif
+
+/// Loads the plugin once (pluginPath()).
 const Plugin &plugin() {
   static Plugin loaded;
   static std::once_flag once;
@@ -26,9 +38,8 @@ const Plugin &plugin() {
 #ifndef TILEC_CLANG_PLUGIN
     loaded.error = "this tilec was built without Clang (configure with libclang-cpp19-dev installed)";
 #else
-    const char *path = std::getenv("TILEC_CLANG_PLUGIN");
-    if (!path || !*path) path = TILEC_CLANG_PLUGIN;
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    std::string path = pluginPath();
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
       loaded.error = std::string("cannot load the Clang plugin: ") + dlerror();
       return;
@@ -36,7 +47,7 @@ const Plugin &plugin() {
     loaded.compile = reinterpret_cast<tilec_device_compile_fn>(dlsym(handle, "tilec_device_compile"));
     loaded.release = reinterpret_cast<tilec_device_free_fn>(dlsym(handle, "tilec_device_free"));
     loaded.cycles = reinterpret_cast<tilec_loop_cycles_fn>(dlsym(handle, "tilec_loop_cycles"));
-    if (!loaded.compile || !loaded.release || !loaded.cycles) loaded.error = std::string(path) + " is not a tilec Clang plugin";
+    if (!loaded.compile || !loaded.release || !loaded.cycles) loaded.error = path + " is not a tilec Clang plugin";
 #endif
   });
   return loaded;

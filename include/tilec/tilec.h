@@ -76,6 +76,10 @@ Result compileFile(const std::string &path, const Options &options = {});
 /// "0.1.0".
 const char *version();
 
+/// The directory that holds tilec/runtime.h, which emitted HIP includes (`-I` it when compiling a .hip): <prefix>/include
+/// of the installation this library belongs to, else the source tree it was built from (as
+/// `tilec --print-runtime-include-dir`).
+std::string runtimeIncludeDir();
 
 } // namespace tilec
 
