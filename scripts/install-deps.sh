@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
+  make pkgconf                            # test/Package: a plain Makefile and pkg-config against the installed tilec
   antlr4 libantlr4-runtime-dev            # the ANTLR tool (generates the parser at build time) and its C++ runtime
   llvm-19-dev llvm-19-tools               # LLVM Support (SourceMgr, cl, JSON); lit and FileCheck
   clang-19 clang-tools-19 lld-19          # compiles the emitted HIP for gfx942 in the ISA tests
