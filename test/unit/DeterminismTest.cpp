@@ -37,7 +37,7 @@ std::vector<Job> allJobs() {
       {EmitKind::HIP, OutputFormat::Text},    {EmitKind::AST, OutputFormat::Text},
       {EmitKind::IR, OutputFormat::Text},     {EmitKind::Layout, OutputFormat::Text},
       {EmitKind::Layout, OutputFormat::JSON}, {EmitKind::Report, OutputFormat::Text},
-      {EmitKind::Report, OutputFormat::JSON}};
+      {EmitKind::Report, OutputFormat::JSON}, {EmitKind::Header, OutputFormat::Text}};
   for (const std::string &f : files)
     for (auto [emit, format] : kinds)
       for (const char *arch : {"", "gfx942", "gfx950"}) {
