@@ -21,7 +21,7 @@ dim           : IDENT | INT ;
 
 stmt          : 'workgroup' INT ';'                                   # workgroupStmt
               | 'grid' 'over' IDENT 'tile' shape ';'                  # gridStmt
-              | 'tile' IDENT ':' IDENT shape distribution vecSpec? ';'  # tileDecl
+              | 'tile' IDENT ':' IDENT shape (distribution vecSpec?)? ';'  # tileDecl
               | 'lds' IDENT ':' IDENT shape ('pad' INT)? ';'          # ldsDecl
               | 'acc' IDENT ':' IDENT shape 'mfma' mfmaName wavesSpec? ';'  # accDecl
               | 'assume' expr ';'                                     # assumeStmt
@@ -41,17 +41,20 @@ vecSpec       : 'vec' (INT | 'auto') ;
 pipelineSpec  : 'pipeline' INT ;
 mfmaName      : IDENT | 'auto' ;
 
+// A call argument, positional or named (`axis = 1`).
+callArg       : (IDENT '=')? expr ;
+
 window        : IDENT '[' expr (',' expr)* ']' ;
 
-expr          : 'load' window                                         # loadExpr
+expr          : 'load' window ('else' expr)?                          # loadExpr
               | 'cast' '<' IDENT '>' '(' expr ')'                     # castExpr
-              | IDENT '(' (expr (',' expr)*)? ')'                     # callExpr
+              | IDENT '(' (callArg (',' callArg)*)? ')'               # callExpr
               | IDENT '.' IDENT                                       # memberExpr
               | '(' expr ')'                                          # parenExpr
               | '-' expr                                              # negExpr
               | expr op=('*' | '/' | '%') expr                        # binaryExpr
               | expr op=('+' | '-') expr                              # binaryExpr
-              | expr op='==' expr                                     # binaryExpr
+              | expr op=('<' | '<=' | '>' | '>=' | '==' | '!=') expr   # binaryExpr
               | IDENT                                                 # nameExpr
               | INT                                                   # intExpr
               | FLOAT                                                 # floatExpr

@@ -68,6 +68,7 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
   markSource(0, k.loc); // the signature and the prologue come from the kernel's declaration
   variant = v;
   positions.clear();
+  reduceLds.clear();
   usedLoadNames.clear();
   loadNames.clear();
   nonNegativeLoops.clear();
@@ -178,6 +179,7 @@ void KernelEmitter::prologue() {
     line(1) << formatv("const int {0}_row = {1};\n", a->name, wy == "0" ? "0" : term(wy, a->waveRows()));
     line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
   }
+  reducedPrologue();
   for (const auto &tile : k.tiles) {
     if (!tile->used) continue;
     std::string sharing;
@@ -221,6 +223,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   case Stmt::Kind::Store: {
     auto &st = llvm::cast<Store>(s);
     if (st.value->acc) return accStore(st, depth);
+    if (st.value->reducedAxis != -1) return reducedStore(st, depth);
     const Layout &l = *st.value->layout;
     accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
       storeAccess(*st.tensor, *st.row, *st.col, l.vec, l.rows, l.cols, v, d);
@@ -239,6 +242,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
     return;
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
+  case Stmt::Kind::Reduce: reduce(llvm::cast<Reduce>(s), depth); return;
   }
 }
 
@@ -445,14 +449,17 @@ void KernelEmitter::loadAccess(const Value &l, const Layout &layout, const std::
   std::string type = vecType(x.dtype, vec);
   Access kind = accessKind(x, *l.col, vec);
   bool masked = !inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, kind == Access::Crossing ? vec : 0).empty();
-  // Masked-off lanes keep zeros.
-  if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
+  // Masked-off lanes keep zeros, or the load's `else` value.
+  std::string fill = l.operands.empty() ? "" : valueExpr(*l.operands[0], 1);
+  if (!fill.empty() && (declare || masked))
+    line(d) << formatv("{0}{1} = ({2})({3});\n", declare ? type + " " : "", dst, type, fill);
+  else if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
   else if (masked) line(d) << formatv("{0} = {{};\n", dst); // "= T{}" would not parse for T = unsigned char
   vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
                formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
                        address(x, r, c)),
-               formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6})", dst, vec, x.name, r, c,
-                       extentExpr(x.rows), extentExpr(x.cols)),
+               formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6}{7})", dst, vec, x.name, r, c,
+                       extentExpr(x.rows), extentExpr(x.cols), fill.empty() ? "" : ", " + fill),
                d);
 }
 
@@ -494,6 +501,8 @@ std::string KernelEmitter::index(const Index &i) {
 
 std::string KernelEmitter::constant(const Value &v) {
   std::string s = v.spelling;
+  if (s == "inf") return v.dtype == DType::F32 ? "__builtin_inff()" : formatv("static_cast<{0}>(__builtin_inff())",
+                                                                              info(v.dtype).cppType).str();
   bool isFloatText = s.find_first_of(".eE") != std::string::npos;
   switch (v.dtype) {
   case DType::F32: return isFloatText ? s + "f" : s + ".0f";
@@ -509,21 +518,35 @@ std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
   };
   switch (v.kind) {
   case Value::Kind::TileRef: return v.tile->name + "[i]";
+  case Value::Kind::ReducedRef: return v.reduced->axis == 1 ? v.reduced->name + "[i]" : v.reduced->name;
   case Value::Kind::AccRef:
     return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
   case Value::Kind::ScalarRef: return v.scalar->name;
   case Value::Kind::Const: return constant(v);
   case Value::Kind::Load: return loadNames.at(&v);
-  case Value::Kind::Unary: return "-" + sub(*v.operands[0]);
+  case Value::Kind::Unary:
+    if (isElementFunction(v.op)) return formatv("tilec::{0}({1})", spelling(v.op), valueExpr(*v.operands[0], vec));
+    return "-" + sub(*v.operands[0]);
+  case Value::Kind::Select: {
+    // The two values as the select's own type: a uniform one (or a row's result) is splat to a vector.
+    auto arg = [&](const Value &o) {
+      std::string e = valueExpr(o, vec);
+      return vectorValued(v, vec) && !vectorValued(o, vec) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str() : e;
+    };
+    return formatv("tilec::select({0}, {1}, {2})", valueExpr(*v.operands[0], vec), arg(*v.operands[1]),
+                   arg(*v.operands[2]));
+  }
   case Value::Kind::Binary: {
     const Value &a = *v.operands[0], &b = *v.operands[1];
     if (v.op == ValueOp::Max || v.op == ValueOp::Min) {
       auto arg = [&](const Value &o) {
         std::string e = valueExpr(o, vec);
-        return (v.isTile && !o.isTile && vec > 1) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str() : e;
+        return vectorValued(v, vec) && !vectorValued(o, vec) ? formatv("({0})({1})", vecType(v.dtype, vec), e).str()
+                                                             : e;
       };
       return formatv("__builtin_elementwise_{0}({1}, {2})", spelling(v.op), arg(a), arg(b));
     }
+    if (isComparison(v.op)) return formatv("({0} {1} {2})", sub(a), spelling(v.op), sub(b));
     (void)top;
     return formatv("{0} {1} {2}", sub(a), spelling(v.op), sub(b));
   }
@@ -534,7 +557,7 @@ std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
 
 std::string KernelEmitter::castExpr(const Value &v, unsigned vec) {
   const Value &from = *v.operands[0];
-  unsigned n = from.isTile ? vec : 1;
+  unsigned n = vectorValued(from, vec) ? vec : 1;
   std::string e = valueExpr(from, vec);
   if (from.dtype == v.dtype) return e;
   auto convert = [&](const std::string &x, DType to) {

@@ -104,6 +104,20 @@ private:
   /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
   void accStore(const Store &st, unsigned depth);
 
+  /// s (+)= sum/max/min(value, axis) as its plan (ReducePlan) says: in the lane, across lanes, across waves through
+  /// LDS (HIPEmitterReduce.cpp).
+  void reduce(const Reduce &r, unsigned depth);
+  void reduceRows(const Reduce &r, unsigned depth);
+  void reduceColumns(const Reduce &r, unsigned depth);
+  /// `part = combine(part, <the value of the lane the step pairs this lane with>)` for each cross-lane step.
+  void crossLaneSteps(const ReducePlan &p, const std::string &op, const std::string &part, unsigned depth);
+  /// store T[window] = a reduced value: one lane per row (axis 1) or per column vector (axis 0) stores it.
+  void reducedStore(const Store &st, unsigned depth);
+  /// The reduced tiles' registers and the LDS of the reductions that cross waves.
+  void reducedPrologue();
+  /// Whether `v` is a vector of `vec` elements per access (a scalar when uniform or reduced along its rows' columns).
+  static bool vectorValued(const Value &v, unsigned vec) { return vec > 1 && v.isTile && v.reducedAxis != 1; }
+
   /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
   template <typename Body> void accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth,
                                            Body body, const Index *storeRow = nullptr, const Index *storeCol = nullptr,
@@ -188,6 +202,8 @@ private:
   Variant variant = Variant::Vector;
   llvm::StringSet<> usedLoadNames;
   std::map<const Value *, std::string> loadNames;
+  /// The LDS array of each reduction across waves.
+  std::map<const Reduce *, std::string> reduceLds;
   std::map<std::string, bool> nonNegativeLoops;
   std::map<std::string, std::pair<int64_t, const Index *>> loopBounds;
   /// Loops whose current path runs whole steps only (var + step <= upper): variable -> step.

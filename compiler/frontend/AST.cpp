@@ -15,6 +15,11 @@ llvm::StringRef ast::spelling(BinaryOp op) {
   case BinaryOp::Div: return "/";
   case BinaryOp::Rem: return "%";
   case BinaryOp::Eq: return "==";
+  case BinaryOp::Ne: return "!=";
+  case BinaryOp::Lt: return "<";
+  case BinaryOp::Le: return "<=";
+  case BinaryOp::Gt: return ">";
+  case BinaryOp::Ge: return ">=";
   }
   return "?";
 }
@@ -206,7 +211,15 @@ private:
       os << "Call " << c.callee.name;
       loc(e.range);
       os << "\n";
-      for (const ExprPtr &a : c.args) expr(*a, depth + 1);
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        if (!c.argNames[i].name.empty()) {
+          line(depth + 1);
+          os << "Arg " << c.argNames[i].name;
+          loc(c.argNames[i].range);
+          os << "\n";
+        }
+        expr(*c.args[i], depth + (c.argNames[i].name.empty() ? 1 : 2));
+      }
       return;
     }
     case Expr::Kind::Cast: {
@@ -222,6 +235,11 @@ private:
       loc(e.range);
       os << "\n";
       window(cast<LoadExpr>(e).window, depth + 1);
+      if (const ExprPtr &fill = cast<LoadExpr>(e).fill) {
+        line(depth + 1);
+        os << "Else\n";
+        expr(*fill, depth + 2);
+      }
       return;
     }
     loc(e.range);

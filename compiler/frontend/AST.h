@@ -36,7 +36,7 @@ struct IntLit {
 
 //===--- Expressions ---===//
 
-enum class BinaryOp { Add, Sub, Mul, Div, Rem, Eq };
+enum class BinaryOp { Add, Sub, Mul, Div, Rem, Eq, Ne, Lt, Le, Gt, Ge };
 llvm::StringRef spelling(BinaryOp op);
 
 struct Expr {
@@ -89,11 +89,13 @@ struct BinaryExpr : Expr {
   static bool classof(const Expr *e) { return e->kind == Kind::Binary; }
 };
 
-/// `callee(args...)`: max, min, mma.
+/// `callee(args...)`: element functions, reductions, mma. An argument may be named (`axis = 1`).
 struct CallExpr : Expr {
-  CallExpr(SMRange r, Ident c, std::vector<ExprPtr> a) : Expr(Kind::Call, r), callee(std::move(c)), args(std::move(a)) {}
+  CallExpr(SMRange r, Ident c, std::vector<ExprPtr> a, std::vector<Ident> n)
+      : Expr(Kind::Call, r), callee(std::move(c)), args(std::move(a)), argNames(std::move(n)) {}
   Ident callee;
   std::vector<ExprPtr> args;
+  std::vector<Ident> argNames; ///< one per argument; an empty name for a positional one
   static bool classof(const Expr *e) { return e->kind == Kind::Call; }
 };
 
@@ -112,9 +114,11 @@ struct Window {
   SMRange range;
 };
 
+/// `load T[window]` or `load T[window] else fill`: elements outside the tensor read as `fill` (0 without it).
 struct LoadExpr : Expr {
-  LoadExpr(SMRange r, Window w) : Expr(Kind::Load, r), window(std::move(w)) {}
+  LoadExpr(SMRange r, Window w, ExprPtr f) : Expr(Kind::Load, r), window(std::move(w)), fill(std::move(f)) {}
   Window window;
+  ExprPtr fill; ///< may be null
   static bool classof(const Expr *e) { return e->kind == Kind::Load; }
 };
 
@@ -161,6 +165,7 @@ struct TileDecl : Stmt {
   Ident name, dtype;
   Shape shape;
   Pattern pattern = Pattern::ThreadRaked;
+  bool hasDistribution = true; ///< false: `tile s: f32[64, 1];`, a tile that receives reductions
   SMRange patternRange;
   std::optional<WavesSpec> waves;
   std::optional<IntLit> vec; ///< absent: `vec auto` (written or implied)

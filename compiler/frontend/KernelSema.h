@@ -39,6 +39,17 @@ struct Checked {
   explicit operator bool() const { return value != nullptr; }
 };
 
+/// The collapsed axis of a value computed from operands: the one they share, or -1 (a full tile: a reduced value
+/// broadcasts against a full one, and a column of results against a row of them gives their outer combination).
+inline int resultAxis(std::initializer_list<const ir::Value *> operands) {
+  int axis = -2;
+  for (const ir::Value *o : operands) {
+    if (!o->layout) continue;
+    axis = axis == -2 ? o->reducedAxis : (axis == o->reducedAxis ? axis : -1);
+  }
+  return axis == -2 ? -1 : axis;
+}
+
 /// Checks one kernel (parameters, then declarations, then statements) and lowers it to IR.
 class KernelSema {
 public:
@@ -84,6 +95,9 @@ private:
   bool shape2D(const ast::Shape &s, llvm::StringRef what);
   void assume(const ast::AssumeStmt &a);
   void tile(const ast::TileDecl &t);
+  /// `tile s: dtype[rows, 1];` or `[1, cols]` without a distribution: a tile that receives reductions
+  /// (SemaReduce.cpp).
+  void reducedTile(const ast::TileDecl &t, DType dt);
 
   //===--- Statements ---===//
 
@@ -91,6 +105,10 @@ private:
   ir::StmtPtr assign(const ast::AssignStmt &a);
   ir::StmtPtr store(const ast::StoreStmt &s);
   ir::StmtPtr forLoop(const ast::ForStmt &f);
+  /// An assignment to a reduced tile: `s = sum(x, axis = 1);`, `s += sum(...)` (SemaReduce.cpp).
+  ir::StmtPtr reducedAssign(const ast::AssignStmt &a, ir::ReducedTile &dst);
+  /// The reduction function a call names (sum, or max/min with an axis), if it is one.
+  static std::optional<ir::ReduceOp> reduction(const ast::CallExpr &c);
   bool isLoopVar(llvm::StringRef n) const;
 
   //===--- Windows and index expressions ---===//
@@ -132,6 +150,16 @@ private:
 
   Checked nameValue(const ast::NameExpr &n, ir::ValuePtr v);
   Checked call(const ast::CallExpr &c, const Layout *context);
+  /// exp, exp2, log, sqrt, rsqrt, abs (SemaFunctions.cpp).
+  Checked elementFunction(const ast::CallExpr &c, ir::ValueOp op, const Layout *context);
+  /// select(c, a, b) with c a comparison.
+  Checked select(const ast::CallExpr &c, const Layout *context);
+  /// a < b, a == b, ...: a predicate, only the condition of select.
+  Checked comparison(const ast::BinaryExpr &b, const Layout *context);
+  /// An error (and false) when `v` is a predicate outside the condition of select.
+  bool notPredicate(const Checked &v, llvm::SMRange at);
+  /// A reference to a reduced tile.
+  Checked reducedValue(const ast::NameExpr &n, ir::ValuePtr v);
 
   //===--- Warnings ---===//
 
@@ -156,6 +184,7 @@ private:
   llvm::StringMap<ir::Tile *> tiles;
   llvm::StringMap<ir::LdsBuffer *> ldsBuffers;
   llvm::StringMap<ir::AccTile *> accs;
+  llvm::StringMap<ir::ReducedTile *> reducedTiles;
   sema::GEMMState gemm;
   llvm::StringMap<const ast::TileDecl *> tileDecls;
   struct LoopVar {

@@ -321,6 +321,12 @@ private:
       t->name = ident(c->IDENT(0));
       t->dtype = ident(c->IDENT(1));
       t->shape = shape(c->shape());
+      // Without a distribution: a [rows, 1] or [1, cols] tile that receives a reduction (Sema checks).
+      if (!c->distribution()) {
+        t->hasDistribution = false;
+        t->patternRange = t->vecRange = t->shape.range;
+        return t;
+      }
       t->patternRange = map.rule(c->distribution());
       t->vecRange = t->patternRange;
       if (dynamic_cast<P::WarpRakedContext *>(c->distribution())) t->pattern = Pattern::WarpRaked;
@@ -384,16 +390,21 @@ private:
 
   ExprPtr expr(P::ExprContext *ctx) {
     SMRange r = map.rule(ctx);
-    // 'load' window
-    if (auto *c = dynamic_cast<P::LoadExprContext *>(ctx)) return std::make_unique<LoadExpr>(r, window(c->window()));
+    // 'load' window ('else' expr)?
+    if (auto *c = dynamic_cast<P::LoadExprContext *>(ctx))
+      return std::make_unique<LoadExpr>(r, window(c->window()), c->expr() ? expr(c->expr()) : nullptr);
     // 'cast' '<' IDENT '>' '(' expr ')'
     if (auto *c = dynamic_cast<P::CastExprContext *>(ctx))
       return std::make_unique<CastExpr>(r, ident(c->IDENT()), expr(c->expr()));
-    // IDENT '(' (expr (',' expr)*)? ')'
+    // IDENT '(' (callArg (',' callArg)*)? ')'; callArg : (IDENT '=')? expr
     if (auto *c = dynamic_cast<P::CallExprContext *>(ctx)) {
       std::vector<ExprPtr> args;
-      for (auto *a : c->expr()) args.push_back(expr(a));
-      return std::make_unique<CallExpr>(r, ident(c->IDENT()), std::move(args));
+      std::vector<Ident> names;
+      for (auto *a : c->callArg()) {
+        args.push_back(expr(a->expr()));
+        names.push_back(a->IDENT() ? ident(a->IDENT()) : Ident{});
+      }
+      return std::make_unique<CallExpr>(r, ident(c->IDENT()), std::move(args), std::move(names));
     }
     // IDENT '.' IDENT
     if (auto *c = dynamic_cast<P::MemberExprContext *>(ctx))
@@ -406,7 +417,9 @@ private:
     if (auto *c = dynamic_cast<P::BinaryExprContext *>(ctx)) {
       std::string op = c->op->getText();
       BinaryOp kind = op == "+" ? BinaryOp::Add : op == "-" ? BinaryOp::Sub : op == "*" ? BinaryOp::Mul
-                    : op == "/" ? BinaryOp::Div : op == "%" ? BinaryOp::Rem : BinaryOp::Eq;
+                    : op == "/" ? BinaryOp::Div : op == "%" ? BinaryOp::Rem : op == "==" ? BinaryOp::Eq
+                    : op == "!=" ? BinaryOp::Ne : op == "<" ? BinaryOp::Lt : op == "<=" ? BinaryOp::Le
+                    : op == ">" ? BinaryOp::Gt : BinaryOp::Ge;
       return std::make_unique<BinaryExpr>(r, kind, map.token(c->op), expr(c->expr(0)), expr(c->expr(1)));
     }
     // IDENT

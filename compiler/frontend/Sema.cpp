@@ -434,6 +434,7 @@ void KernelSema::tile(const ast::TileDecl &t) {
     poisoned.insert(t.name.name);
     return;
   }
+  if (!t.hasDistribution) return reducedTile(t, *dt);
   LayoutRequest req;
   req.pattern = t.pattern;
   req.rows = static_cast<unsigned>(t.shape.dims[0].value);
@@ -502,6 +503,7 @@ ir::StmtPtr KernelSema::assign(const ast::AssignStmt &a) {
   const std::string &n = a.target.name;
   if (auto l = ldsBuffers.find(n); l != ldsBuffers.end()) return ldsWrite(a, *l->second);
   if (auto c = accs.find(n); c != accs.end()) return mmaUpdate(a, *c->second);
+  if (auto r = reducedTiles.find(n); r != reducedTiles.end()) return reducedAssign(a, *r->second);
   auto it = tiles.find(n);
   if (it == tiles.end()) {
     if (poisoned.count(n)) return nullptr;
@@ -563,7 +565,9 @@ ir::StmtPtr KernelSema::store(const ast::StoreStmt &s) {
   }
   if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
     return nullptr;
-  if (v.value->layout && !blockShapeMatches(s.window, v.value->layout->rows, v.value->layout->cols)) return nullptr;
+  if (v.value->layout && !blockShapeMatches(s.window, v.value->reducedAxis == 0 ? 1 : v.value->layout->rows,
+                                             v.value->reducedAxis == 1 ? 1 : v.value->layout->cols))
+    return nullptr;
   if (v.value->acc && !blockShapeMatches(s.window, v.value->acc->rows, v.value->acc->cols)) return nullptr;
   const_cast<ir::Tensor *>(tensor)->isWritten = true;
   auto st = std::make_unique<ir::Store>(s.range);

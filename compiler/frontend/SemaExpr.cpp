@@ -133,8 +133,9 @@ ir::IndexPtr KernelSema::index(const ast::Expr &e) {
     auto &b = cast<ast::BinaryExpr>(e);
     static const ir::Index::Kind kinds[] = {ir::Index::Kind::Add, ir::Index::Kind::Sub, ir::Index::Kind::Mul,
                                             ir::Index::Kind::Div, ir::Index::Kind::Rem};
-    if (b.op == ast::BinaryOp::Eq) {
-      diags.error(b.opRange, "'==' is only allowed in 'assume'");
+    if (b.op >= ast::BinaryOp::Eq) {
+      diags.error(b.opRange, formatv("'{0}' is not allowed in an index; comparisons are allowed in 'assume' and as "
+                                     "the condition of select(...)", spelling(b.op)));
       return nullptr;
     }
     out->kind = kinds[static_cast<int>(b.op)];
@@ -161,6 +162,7 @@ std::string KernelSema::describe(const ir::Value &v) {
   case ir::Value::Kind::TileRef: return formatv("{0} tile '{1}'", name(v.dtype), v.tile->name);
   case ir::Value::Kind::ScalarRef: return formatv("{0} scalar '{1}'", name(v.dtype), v.scalar->name);
   case ir::Value::Kind::Load: return formatv("load of {0} tensor '{1}'", name(v.dtype), v.tensor->name);
+  case ir::Value::Kind::ReducedRef: return formatv("{0} tile '{1}'", name(v.dtype), v.reduced->name);
   default: return formatv("{0} {1}", name(v.dtype), v.isTile ? "tile expression" : "scalar expression");
   }
 }
@@ -181,12 +183,24 @@ bool KernelSema::coerce(ir::Value &v, DType dt) {
     return false;
   }
   if (v.kind == ir::Value::Kind::Binary && !operatorFits(v.op, dt, *v.operands[1], v.loc)) return false;
+  if (v.kind == ir::Value::Kind::Unary && ir::isElementFunction(v.op) && v.op != ir::ValueOp::Abs &&
+      !info(dt).isFloat) {
+    diags.error(v.loc, formatv("{0} needs a floating-point operand, but this literal expression is used as {1}",
+                               spelling(v.op), name(dt)));
+    return false;
+  }
+  if (v.kind == ir::Value::Kind::Const && v.spelling == "inf" && !info(dt).isFloat) {
+    diags.error(v.loc, formatv("float literal inf used as {0}", name(dt)));
+    return false;
+  }
   bool ok = true;
-  for (auto &op : v.operands) ok &= coerce(*op, dt);
+  // A select's condition keeps the dtype of its own operands.
+  for (size_t i = v.kind == ir::Value::Kind::Select ? 1 : 0; i < v.operands.size(); ++i) ok &= coerce(*v.operands[i], dt);
   return ok;
 }
 
 bool KernelSema::fitInto(Checked &v, DType dt, const Layout *layout, const std::string &what, llvm::SMRange range) {
+  if (!notPredicate(v, range)) return false;
   if (v.untyped) return coerce(*v.value, dt);
   if (v.value->dtype != dt) {
     diags.error(range, formatv("cannot put {0} values into {1} {2}; convert with cast<{1}>(...)",
@@ -231,6 +245,7 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
                             llvm::StringRef shown) {
   ir::Value &l = *lhs.value, &r = *rhs.value;
   if (shown.empty()) shown = spelling(op);
+  if (!notPredicate(lhs, l.loc) || !notPredicate(rhs, r.loc)) return {};
   if (!lhs.untyped && !rhs.untyped && l.dtype != r.dtype) {
     diags.error(opRange, formatv("operands of '{0}' differ in dtype: {1} and {2}; convert one with cast<..>(...)",
                                  shown, describe(l), describe(r)));
@@ -260,7 +275,9 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
   v->op = op;
   v->dtype = l.dtype;
   v->isTile = l.isTile || r.isTile;
-  v->layout = l.layout ? l.layout : r.layout;
+  v->reducedAxis = resultAxis({&l, &r});
+  // A reduced value broadcasts against a full tile of its distribution: the result has the full tile's.
+  v->layout = l.layout && (l.reducedAxis == v->reducedAxis || !r.layout) ? l.layout : r.layout;
   v->acc = l.acc ? l.acc : r.acc;
   v->loc = range;
   bool untyped = lhs.untyped && rhs.untyped;
@@ -286,7 +303,7 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     return {};
   case ast::Expr::Kind::Neg: {
     Checked o = checkValue(*cast<ast::NegExpr>(e).operand, context);
-    if (!o) return {};
+    if (!o || !notPredicate(o, o.value->loc)) return {};
     if (!o.untyped && !info(o.value->dtype).hasArithmetic) {
       diags.error(e.range, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(o.value->dtype)));
       return {};
@@ -296,16 +313,14 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     v->dtype = o.value->dtype;
     v->isTile = o.value->isTile;
     v->layout = o.value->layout;
+    v->reducedAxis = o.value->reducedAxis;
     v->acc = o.value->acc;
     v->operands.push_back(std::move(o.value));
     return {std::move(v), o.untyped};
   }
   case ast::Expr::Kind::Binary: {
     auto &b = cast<ast::BinaryExpr>(e);
-    if (b.op == ast::BinaryOp::Eq) {
-      diags.error(b.opRange, "'==' is only allowed in 'assume'");
-      return {};
-    }
+    if (b.op >= ast::BinaryOp::Eq) return comparison(b, context);
     Checked l = checkValue(*b.lhs, context), r = checkValue(*b.rhs, context);
     if (!l || !r) return {};
     static const ir::ValueOp ops[] = {ir::ValueOp::Add, ir::ValueOp::Sub, ir::ValueOp::Mul, ir::ValueOp::Div,
@@ -317,12 +332,13 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     auto &c = cast<ast::CastExpr>(e);
     std::optional<DType> dt = dtype(c.dtype);
     Checked o = checkValue(*c.operand, context);
-    if (!dt || !o) return {};
+    if (!dt || !o || !notPredicate(o, c.operand->range)) return {};
     if (o.untyped && !coerce(*o.value, info(*dt).hasArithmetic ? *dt : DType::F32)) return {};
     v->kind = ir::Value::Kind::Cast;
     v->dtype = *dt;
     v->isTile = o.value->isTile;
     v->layout = o.value->layout;
+    v->reducedAxis = o.value->reducedAxis;
     v->acc = o.value->acc;
     v->operands.push_back(std::move(o.value));
     return {std::move(v), false};
@@ -348,6 +364,19 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
                                    target.maxBytesPerLaneAccess / sizeOf(tensor->dtype),
                                    name(tensor->dtype).front() == 'b' ? "a" : "an"));
       return {};
+    }
+    if (l.fill) {
+      Checked fill = checkValue(*l.fill, nullptr);
+      if (!fill || !notPredicate(fill, l.fill->range)) return {};
+      if (fill.value->isTile) {
+        diags.error(l.fill->range, "the value after 'else' fills every element outside the tensor; it must be the "
+                                   "same for every element (a literal or a scalar)");
+        return {};
+      }
+      if (!fitInto(fill, tensor->dtype, nullptr, formatv("a load of {0} tensor '{1}'", name(tensor->dtype),
+                                                         tensor->name).str(), l.fill->range))
+        return {};
+      v->operands.push_back(std::move(fill.value));
     }
     const_cast<ir::Tensor *>(tensor)->isRead = true;
     v->kind = ir::Value::Kind::Load;
@@ -390,6 +419,7 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
     v->isTile = true;
     return {std::move(v), false};
   }
+  if (reducedTiles.count(n.name)) return reducedValue(n, std::move(v));
   if (ldsBuffers.count(n.name)) {
     diags.error(n.range, formatv("lds {0} is read by mma(...) only; element values come from register tiles and "
                                  "accumulators", n.name));
@@ -402,6 +432,12 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
     return {std::move(v), false};
   }
   if (poisoned.count(n.name)) return {};
+  if (n.name == "inf") { // not a declared name: the float literal infinity
+    v->kind = ir::Value::Kind::Const;
+    v->constant = __builtin_inf();
+    v->spelling = "inf";
+    return {std::move(v), true};
+  }
   if (tensors.count(n.name))
     diags.error(n.range, formatv("tensor '{0}' is read with 'load {0}[...]'", n.name));
   else if (isLoopVar(n.name))
@@ -418,11 +454,32 @@ Checked KernelSema::call(const ast::CallExpr &c, const Layout *context) {
                                 "(transpose(B) for a B stored N x K)");
     return {};
   }
-  if (f != "max" && f != "min") {
-    diags.error(c.callee.range, formatv("unknown function '{0}'; element functions are max and min{1}", f,
-                                        suggest(f, {"max", "min"})));
+  if (std::optional<ir::ReduceOp> r = reduction(c)) {
+    diags.error(c.range, formatv("a reduction is assigned to a tile of its own: declare one without a distribution "
+                                 "('tile s: f32[ROWS, 1];' for axis = 1, '[1, COLS]' for axis = 0), write "
+                                 "'s = {0}(...);' and use s",
+                                 ir::spelling(*r)));
     return {};
   }
+  static const std::pair<llvm::StringRef, ir::ValueOp> functions[] = {
+      {"exp", ir::ValueOp::Exp},   {"exp2", ir::ValueOp::Exp2},   {"log", ir::ValueOp::Log},
+      {"sqrt", ir::ValueOp::Sqrt}, {"rsqrt", ir::ValueOp::Rsqrt}, {"abs", ir::ValueOp::Abs}};
+  for (auto [fname, op] : functions)
+    if (f == fname) return elementFunction(c, op, context);
+  if (f == "select") return select(c, context);
+  if (f != "max" && f != "min") {
+    diags.error(c.callee.range,
+                formatv("unknown function '{0}'; element functions are max, min, exp, exp2, log, sqrt, rsqrt, abs and "
+                        "select, reductions sum, max and min with an axis{1}",
+                        f, suggest(f, {"max", "min", "exp", "exp2", "log", "sqrt", "rsqrt", "abs", "select", "sum"})));
+    return {};
+  }
+  for (const ast::Ident &n : c.argNames)
+    if (!n.name.empty()) {
+      diags.error(n.range, formatv("{0} takes no argument named '{1}'; the reduction is {0}(x, axis = 0 or 1)", f,
+                                   n.name));
+      return {};
+    }
   if (c.args.size() != 2) {
     diags.error(c.range, formatv("{0} takes 2 arguments; it has {1}", f, c.args.size()));
     return {};

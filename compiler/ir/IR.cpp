@@ -19,6 +19,27 @@ llvm::StringRef ir::spelling(ValueOp op) {
   case ValueOp::Rem: return "%";
   case ValueOp::Max: return "max";
   case ValueOp::Min: return "min";
+  case ValueOp::Exp: return "exp";
+  case ValueOp::Exp2: return "exp2";
+  case ValueOp::Log: return "log";
+  case ValueOp::Sqrt: return "sqrt";
+  case ValueOp::Rsqrt: return "rsqrt";
+  case ValueOp::Abs: return "abs";
+  case ValueOp::Lt: return "<";
+  case ValueOp::Le: return "<=";
+  case ValueOp::Gt: return ">";
+  case ValueOp::Ge: return ">=";
+  case ValueOp::Eq: return "==";
+  case ValueOp::Ne: return "!=";
+  }
+  return "?";
+}
+
+llvm::StringRef ir::spelling(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum: return "sum";
+  case ReduceOp::Max: return "max";
+  case ReduceOp::Min: return "min";
   }
   return "?";
 }
@@ -125,6 +146,14 @@ private:
     for (const Assumption &a : k.assumptions) os << ", assume " << a.symbol << " % " << a.modulus << " == 0";
     os << " {\n";
     for (const auto &t : k.tiles) tile(*t);
+    for (const auto &r : k.reducedTiles) {
+      os << "  tile %" << r->name << ": " << name(r->dtype) << "[" << r->rows << ", " << r->cols << "] reduced along axis "
+         << r->axis;
+      if (r->source)
+        os << "  // " << r->values() << (r->axis == 1 ? " rows" : " columns") << " per lane, of a " << r->source->rows
+           << " x " << r->source->cols << " " << patternName(r->source->pattern) << " vec " << r->source->vec;
+      os << "\n";
+    }
     for (const auto &l : k.ldsBuffers)
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "") << "  // " << l->storedRows() << " x " << l->pitch() << " = "
@@ -200,6 +229,23 @@ private:
       os << "%" << w.dst->name << " = lds_write %" << w.src->name << "\n";
       return;
     }
+    case Stmt::Kind::Reduce: {
+      auto &r = cast<Reduce>(s);
+      os << "%" << r.dst->name << (r.accumulate ? " += " : " = ") << spelling(r.op) << "(";
+      value(*r.value);
+      os << ", axis " << r.axis << ")";
+      if (r.plan) {
+        os << "  // in lane " << r.plan->inLane << ", lanes " << r.plan->lanes;
+        if (!r.plan->steps.empty()) {
+          os << " (";
+          for (size_t i = 0; i < r.plan->steps.size(); ++i) os << (i ? ", " : "") << "^" << r.plan->steps[i].laneXor;
+          os << ")";
+        }
+        os << ", waves " << r.plan->waves << ", lds " << r.plan->ldsBytes << " B";
+      }
+      os << "\n";
+      return;
+    }
     case Stmt::Kind::MMA: {
       auto &m = cast<MMA>(s);
       os << "%" << m.acc->name << " += mma(%" << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
@@ -215,13 +261,27 @@ private:
     case Value::Kind::AccRef: os << "%" << v.acc->name; return;
     case Value::Kind::ScalarRef: os << "%" << v.scalar->name; return;
     case Value::Kind::Const: os << v.spelling << ":" << name(v.dtype); return;
+    case Value::Kind::ReducedRef: os << "%" << v.reduced->name; return;
     case Value::Kind::Load:
       os << "load ";
       window(*v.tensor, *v.row, *v.col);
+      if (!v.operands.empty()) {
+        os << " else ";
+        value(*v.operands[0]);
+      }
       return;
     case Value::Kind::Unary:
-      os << "neg(";
+      os << spelling(v.op) << "(";
       value(*v.operands[0]);
+      os << ")";
+      return;
+    case Value::Kind::Select:
+      os << "select(";
+      value(*v.operands[0]);
+      os << ", ";
+      value(*v.operands[1]);
+      os << ", ";
+      value(*v.operands[2]);
       os << ")";
       return;
     case Value::Kind::Binary:

@@ -140,17 +140,50 @@ using IndexPtr = std::unique_ptr<Index>;
 
 //===--- Value expressions ---===//
 
-enum class ValueOp { Neg, Add, Sub, Mul, Div, Rem, Max, Min };
+enum class ValueOp {
+  Neg, Add, Sub, Mul, Div, Rem, Max, Min,
+  Exp, Exp2, Log, Sqrt, Rsqrt, Abs, ///< element functions (Unary)
+  Lt, Le, Gt, Ge, Eq, Ne,           ///< comparisons (Binary): a predicate, only the condition of a Select
+};
 llvm::StringRef spelling(ValueOp op);
+inline bool isElementFunction(ValueOp op) { return op >= ValueOp::Exp && op <= ValueOp::Abs; }
+inline bool isComparison(ValueOp op) { return op >= ValueOp::Lt && op <= ValueOp::Ne; }
+
+/// A tile of one column ([rows, 1]) or one row ([1, cols]) that holds a reduction of a register tile along its
+/// columns (axis 1) or rows (axis 0): `tile m: f32[64, 1];` assigned `m = max(x, axis = 1);`. It has no distribution
+/// of its own: it keeps the distribution of the tile it reduces (`source`) with the reduced axis collapsed, so that
+/// every lane holds the results of the rows (axis 1: one value per access) or columns (axis 0: one vector of `vec`)
+/// its accesses of the source cover, and a reduced value broadcasts against tiles of the source's distribution. It
+/// starts at zero (so `s += sum(x, axis = 0)` in a loop accumulates).
+struct ReducedTile {
+  std::string name;
+  DType dtype;
+  unsigned rows = 0, cols = 0;
+  unsigned axis = 0;              ///< 1 for [rows, 1], 0 for [1, cols]
+  const Layout *source = nullptr; ///< set by the first reduction assigned to it
+  SMRange loc;
+  /// Values per lane: R (axis 1) or vec (axis 0).
+  unsigned values() const { return axis == 1 ? source->rowsPerLane : source->vec; }
+  /// VGPRs per lane.
+  unsigned registers() const {
+    return axis == 1 ? values() * ((sizeOf(dtype) + 3) / 4) : (values() * sizeOf(dtype) + 3) / 4;
+  }
+};
 
 struct Value {
-  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast };
+  /// Select: operands are (condition, if true, if false). ReducedRef: a reduced tile. A Load's one operand, when it
+  /// has one, is the uniform value that elements outside the tensor read as (`load X[..] else fill`).
+  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast, Select, ReducedRef };
   Kind kind;
   DType dtype;                  ///< element type of the result
   bool isTile = false;          ///< varies per element (else uniform: broadcast)
   const Layout *layout = nullptr; ///< distribution of a tile value in a register tile's layout
   const AccTile *acc = nullptr;   ///< AccRef, and any value distributed like an accumulator
   const Tile *tile = nullptr;   ///< TileRef
+  const ReducedTile *reduced = nullptr; ///< ReducedRef
+  /// With a layout: the value is distributed as `layout` with this axis collapsed (a reduced value); -1 for a tile.
+  int reducedAxis = -1;
+  bool predicate = false;       ///< a comparison (dtype is its operands'), or a Select's condition
   const Scalar *scalar = nullptr; ///< ScalarRef
   double constant = 0;          ///< Const
   std::string spelling;         ///< Const as written
@@ -164,7 +197,7 @@ using ValuePtr = std::unique_ptr<Value>;
 
 //===--- Statements ---===//
 
-#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA)
+#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce)
 
 struct Stmt {
   enum class Kind {
@@ -256,6 +289,43 @@ struct MMA : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
 };
 
+enum class ReduceOp { Sum, Max, Min };
+llvm::StringRef spelling(ReduceOp op);
+
+/// One cross-lane step of a reduction: every lane combines its partial with that of lane `lane ^ laneXor` (or, for
+/// the mirrors, of a lane in the other half of its group, which after the earlier steps holds the same partial).
+struct CrossLaneStep {
+  enum class Kind { DppQuadPerm, DppRowHalfMirror, DppRowMirror, DsSwizzle, DsBpermute } kind;
+  unsigned laneXor = 0;
+  unsigned control = 0; ///< the dpp_ctrl or ds_swizzle offset; unused for ds_bpermute
+};
+
+/// How a reduction runs, as passes/ReductionStrategy decided it from the source's distribution: `inLane` values of
+/// each lane combined in registers, then the cross-lane steps within the wave, then `waves` partials per result
+/// combined through `ldsBytes` of LDS, in wave order. Every lane ends with the whole result (an all-reduce), so
+/// the results broadcast without further exchange.
+struct ReducePlan {
+  unsigned inLane = 1;
+  unsigned lanes = 1; ///< lanes that share one result within a wave
+  std::vector<CrossLaneStep> steps;
+  unsigned waves = 1;
+  unsigned ldsBytes = 0;
+  DType accumulate = DType::F32; ///< the dtype partials are combined in
+  std::string why;               ///< the decision in words
+};
+
+/// dst (+)= op(value, axis): `value` is a tile value of a register tile's distribution.
+struct Reduce : Stmt {
+  Reduce(SMRange loc) : Stmt(Kind::Reduce, loc) {}
+  const ReducedTile *dst = nullptr;
+  ReduceOp op = ReduceOp::Sum;
+  unsigned axis = 1;
+  bool accumulate = false; ///< `dst += sum(...)`
+  ValuePtr value;
+  std::unique_ptr<ReducePlan> plan; ///< set by planReductions
+  static bool classof(const Stmt *s) { return s->kind == Kind::Reduce; }
+};
+
 struct Kernel {
   std::string name;
   SMRange loc;
@@ -267,6 +337,7 @@ struct Kernel {
   std::vector<std::unique_ptr<Tile>> tiles;
   std::vector<std::unique_ptr<LdsBuffer>> ldsBuffers;
   std::vector<std::unique_ptr<AccTile>> accs;
+  std::vector<std::unique_ptr<ReducedTile>> reducedTiles;
   std::vector<Assumption> assumptions;
   Body body;
 

@@ -87,6 +87,19 @@ private:
       return;
     }
     case Stmt::Kind::Barrier: return;
+    case Stmt::Kind::Reduce: {
+      auto &r = cast<Reduce>(s);
+      value(*r.value);
+      if (!r.dst || !r.dst->source || r.axis != r.dst->axis || !r.value->layout || r.value->reducedAxis != -1 ||
+          !r.value->layout->sameMapping(*r.dst->source))
+        fail(s.loc, "reduction of a value that is not a tile of its destination's distribution");
+      else if (r.value->dtype != r.dst->dtype)
+        fail(s.loc, "reduction changes dtype without a cast");
+      else if (r.axis == 1 ? r.dst->rows != r.value->layout->rows || r.dst->cols != 1
+                           : r.dst->cols != r.value->layout->cols || r.dst->rows != 1)
+        fail(s.loc, "reduction into a tile of the wrong shape");
+      return;
+    }
     case Stmt::Kind::LdsWrite: {
       auto &w = cast<LdsWrite>(s);
       if (!w.dst || !w.src || w.dst->rows != w.src->rows() || w.dst->cols != w.src->cols() ||
@@ -142,8 +155,20 @@ private:
       if (!v.scalar || v.isTile || v.dtype != v.scalar->dtype) fail(v.loc, "inconsistent scalar reference");
       return;
     case Value::Kind::Const: return;
+    case Value::Kind::ReducedRef:
+      if (!v.reduced || !v.reduced->source || v.layout != v.reduced->source ||
+          v.reducedAxis != static_cast<int>(v.reduced->axis) || v.dtype != v.reduced->dtype)
+        fail(v.loc, "inconsistent reduced tile reference");
+      return;
+    case Value::Kind::Select:
+      if (v.operands.size() != 3 || !v.operands[0]->predicate || v.operands[1]->dtype != v.dtype ||
+          v.operands[2]->dtype != v.dtype || v.operands[1]->predicate || v.operands[2]->predicate)
+        fail(v.loc, "malformed select");
+      return;
     case Value::Kind::Load:
-      if (!v.tensor || !v.row || !v.col || v.dtype != v.tensor->dtype) return fail(v.loc, "malformed load");
+      if (!v.tensor || !v.row || !v.col || v.dtype != v.tensor->dtype || v.operands.size() > 1 ||
+          (!v.operands.empty() && v.operands[0]->isTile))
+        return fail(v.loc, "malformed load");
       index(*v.row);
       index(*v.col);
       return;
@@ -151,7 +176,8 @@ private:
       if (v.operands.size() != 1 || v.operands[0]->dtype != v.dtype) fail(v.loc, "malformed unary operation");
       return;
     case Value::Kind::Binary:
-      if (v.operands.size() != 2 || v.operands[0]->dtype != v.dtype || v.operands[1]->dtype != v.dtype)
+      if (v.operands.size() != 2 || v.operands[0]->dtype != v.dtype || v.operands[1]->dtype != v.dtype ||
+          v.predicate != isComparison(v.op))
         fail(v.loc, "binary operation on mixed dtypes");
       else if (v.operands[0]->layout && v.operands[1]->layout &&
                !v.operands[0]->layout->sameMapping(*v.operands[1]->layout))

@@ -6,6 +6,7 @@
 //   - a scheduler that runs every work-item of a workgroup as a fiber: a workgroup is W waves of 64 lanes; fibers
 //     run until they reach a barrier or a wave collective; a barrier opens when every wave has reached it, a wave
 //     collective (an MFMA instruction) is computed once when all 64 lanes of its wave have reached it;
+//   - the cross-lane builtins (DPP, ds_swizzle, ds_bpermute) and v_exp_f32 & co (tilec/emulator_crosslane.h);
 //   - the MFMA builtins (tilec/emulator_mfma.h): D = A x B + C from the operands of all 64 lanes, with the lane
 //     layouts of shared/facts/mfma.md;
 //   - checks a GPU does not make: every global access must lie inside a live allocation and be aligned to its size,
@@ -375,6 +376,7 @@ inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::f
 } // namespace tilec::emu
 
 #include "tilec/emulator_mfma.h"
+#include "tilec/emulator_crosslane.h"
 
 #define __builtin_amdgcn_workitem_id_x() (::tilec::emu::thread_id())
 #define __builtin_amdgcn_workgroup_id_x() (::tilec::emu::group_id_x())

@@ -175,10 +175,10 @@ template <int N, typename T> inline bool rows_aligned(const T *base, int cols) {
 }
 
 /// N consecutive elements of row `row` from column `col`, one element at a time; elements outside [0, rows) x
-/// [0, cols) read as zero. The path for tensors whose rows are not vector aligned.
+/// [0, cols) read as `fill` (zero by default). The path for tensors whose rows are not vector aligned.
 template <int N, typename T>
-TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols) {
-  vec_t<T, N> v{};
+TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols, T fill = T()) {
+  vec_t<T, N> v = (vec_t<T, N>)(fill);
   if constexpr (N == 1) {
     if (row >= 0 && row < rows && col >= 0 && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
   } else {
@@ -209,6 +209,120 @@ TILEC_DEVICE void barrier() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
   __builtin_amdgcn_s_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+#endif
+
+//===--- Element functions ---===//
+// Each maps to one device instruction on f32 (AMD CDNA3 ISA, VOP1): v_exp_f32 computes 2^x, v_log_f32 log2(x),
+// v_sqrt_f32 and v_rsq_f32 the square root and its reciprocal; exp(x) = 2^(x * log2(e)) and log(x) = log2(x) *
+// ln(2). f16 and bf16 values are computed in f32 and rounded back once. Precision: docs/language.md.
+
+namespace detail {
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
+template <typename T> TILEC_DEVICE float exp2_f32(T x) { return __builtin_amdgcn_exp2f(static_cast<float>(x)); }
+template <typename T> TILEC_DEVICE float exp_f32(T x) {
+  return __builtin_amdgcn_exp2f(static_cast<float>(x) * 1.44269504088896340736f); // log2(e)
+}
+template <typename T> TILEC_DEVICE float log_f32(T x) {
+  return __builtin_amdgcn_logf(static_cast<float>(x)) * 0.693147180559945309417f; // ln(2)
+}
+template <typename T> TILEC_DEVICE float sqrt_f32(T x) { return __builtin_amdgcn_sqrtf(static_cast<float>(x)); }
+template <typename T> TILEC_DEVICE float rsqrt_f32(T x) { return __builtin_amdgcn_rsqf(static_cast<float>(x)); }
+#endif
+
+template <typename T, int N> using ext_vector = T __attribute__((ext_vector_type(N)));
+template <typename V> struct Lanes { typedef V elem; static constexpr int n = 1; };
+template <typename T, int N> struct Lanes<ext_vector<T, N>> {
+  typedef T elem;
+  static constexpr int n = N;
+};
+/// f applied to every element of v (a scalar or a vector), each result converted back to v's element type.
+template <typename V, typename F> TILEC_DEVICE V map(V v, F f) {
+  typedef typename Lanes<V>::elem T;
+  if constexpr (Lanes<V>::n == 1) {
+    return static_cast<T>(f(v));
+  } else {
+    V out;
+#pragma unroll
+    for (int e = 0; e < Lanes<V>::n; ++e) out[e] = static_cast<T>(f(v[e]));
+    return out;
+  }
+}
+} // namespace detail
+
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
+template <typename V> TILEC_DEVICE V exp(V v) { return detail::map(v, [](auto x) { return detail::exp_f32(x); }); }
+template <typename V> TILEC_DEVICE V exp2(V v) { return detail::map(v, [](auto x) { return detail::exp2_f32(x); }); }
+template <typename V> TILEC_DEVICE V log(V v) { return detail::map(v, [](auto x) { return detail::log_f32(x); }); }
+template <typename V> TILEC_DEVICE V sqrt(V v) { return detail::map(v, [](auto x) { return detail::sqrt_f32(x); }); }
+template <typename V> TILEC_DEVICE V rsqrt(V v) { return detail::map(v, [](auto x) { return detail::rsqrt_f32(x); }); }
+#endif
+/// |x|: the sign bit cleared for floats (exact), two's complement negation for integers (|INT_MIN| wraps).
+template <typename V> TILEC_DEVICE V abs(V v) {
+  return detail::map(v, [](auto x) -> decltype(x) {
+    if constexpr (std::is_integral_v<decltype(x)>) return x < 0 ? static_cast<decltype(x)>(0u - x) : x;
+    else return __builtin_fabsf(static_cast<float>(x));
+  });
+}
+
+/// Element by element c ? a : b (c a comparison: a bool, or a vector of 0 / -1).
+template <typename C, typename V> TILEC_DEVICE V select(C c, V a, V b) {
+  if constexpr (detail::Lanes<V>::n == 1) {
+    return c ? a : b;
+  } else {
+    V out;
+#pragma unroll
+    for (int e = 0; e < detail::Lanes<V>::n; ++e) {
+      bool take;
+      if constexpr (detail::Lanes<C>::n == 1) take = c;
+      else take = c[e] != 0;
+      out[e] = take ? a[e] : b[e];
+    }
+    return out;
+  }
+}
+
+//===--- Reductions: in a lane, across lanes, across waves ---===//
+
+/// The sum, max or min of the N elements of v in f32 (i32 for integers), combined in element order.
+enum class ReduceOp { Sum, Max, Min };
+template <ReduceOp Op, typename T> TILEC_DEVICE T combine(T a, T b) {
+  if constexpr (Op == ReduceOp::Sum) return a + b;
+  else if constexpr (Op == ReduceOp::Max) return __builtin_elementwise_max(a, b);
+  else return __builtin_elementwise_min(a, b);
+}
+template <ReduceOp Op, typename A, typename V> TILEC_DEVICE A reduce_lane(V v) {
+  if constexpr (detail::Lanes<V>::n == 1) {
+    return static_cast<A>(v);
+  } else {
+    A acc = static_cast<A>(v[0]);
+#pragma unroll
+    for (int e = 1; e < detail::Lanes<V>::n; ++e) acc = combine<Op>(acc, static_cast<A>(v[e]));
+    return acc;
+  }
+}
+
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
+/// dpp_ctrl encodings of GFX9 DPP (LLVM AMDGPU::DPP::DppCtrl; AMD CDNA3 ISA, "DPP").
+namespace dpp {
+constexpr int quad_perm(int a, int b, int c, int d) { return a | b << 2 | c << 4 | d << 6; }
+constexpr int row_mirror = 0x140;      ///< lane j of a row of 16 reads lane 15 - j
+constexpr int row_half_mirror = 0x141; ///< lane j of a half row of 8 reads lane 7 - j
+} // namespace dpp
+/// ds_swizzle_b32 offsets in bit mode: within 32 lanes, lane l reads ((l & and) | or) ^ xor.
+constexpr int swizzle_xor(int mask) { return 0x1F | mask << 10; }
+
+/// The value of another lane of the wave, 32 bits (f32 or i32), by a DPP move with every row and bank enabled.
+template <int Ctrl, typename T> TILEC_DEVICE T dpp_move(T v) {
+  return __builtin_bit_cast(T, __builtin_amdgcn_update_dpp(0, __builtin_bit_cast(int, v), Ctrl, 0xF, 0xF, false));
+}
+/// ... by ds_swizzle_b32 (within 32 lanes, no LDS memory used).
+template <int Offset, typename T> TILEC_DEVICE T swizzle(T v) {
+  return __builtin_bit_cast(T, __builtin_amdgcn_ds_swizzle(__builtin_bit_cast(int, v), Offset));
+}
+/// ... of lane `from` by ds_bpermute_b32 (any lane; no LDS memory used).
+template <typename T> TILEC_DEVICE T bpermute(T v, int from) {
+  return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(from * 4, __builtin_bit_cast(int, v)));
 }
 #endif
 
