@@ -44,7 +44,11 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
         continue;
       }
       collectValue(k, *st->value, tileOf(*st->value), out);
-      add(k, st->tensor, *st->value->layout, tileOf(*st->value), true, out);
+      // A reduced value of one column ([rows, 1]) is stored one element per row; one of one row ([1, cols]) with its
+      // source's vec.
+      Layout stored = *st->value->layout;
+      if (st->value->reducedAxis == 1) stored.vec = 1;
+      add(k, st->tensor, stored, tileOf(*st->value), true, out);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
   }
 }

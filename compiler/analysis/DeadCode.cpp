@@ -16,6 +16,7 @@ struct Flow {
   std::vector<const ir::Store *> stores;
   std::vector<const ir::LdsWrite *> ldsWrites;
   std::vector<const ir::MMA *> mmas;
+  std::vector<const ir::Reduce *> reduces;
   std::vector<const ir::For *> loops;
 
   void gather(const ir::Body &body) {
@@ -24,6 +25,7 @@ struct Flow {
       else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) stores.push_back(st);
       else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) ldsWrites.push_back(w);
       else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) mmas.push_back(m);
+      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) reduces.push_back(r);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         loops.push_back(f);
         gather(f->body);
@@ -37,6 +39,7 @@ bool markReads(const ir::Value &value, llvm::DenseSet<const void *> &live) {
   bool changed = false;
   if (value.kind == ir::Value::Kind::TileRef && value.tile) changed |= live.insert(value.tile).second;
   if (value.kind == ir::Value::Kind::AccRef && value.acc) changed |= live.insert(value.acc).second;
+  if (value.kind == ir::Value::Kind::ReducedRef && value.reduced) changed |= live.insert(value.reduced).second;
   for (const ir::ValuePtr &op : value.operands) changed |= markReads(*op, live);
   return changed;
 }
@@ -52,6 +55,8 @@ llvm::DenseSet<const void *> liveValues(const Flow &flow) {
     changed = false;
     for (const ir::Assign *a : flow.assigns)
       if (live.count(a->dst)) changed |= markReads(*a->value, live);
+    for (const ir::Reduce *r : flow.reduces) // a reduction is live when its result is
+      if (live.count(r->dst)) changed |= markReads(*r->value, live);
   }
   return live;
 }

@@ -13,6 +13,7 @@
 #include "ir/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
 #include "support/Diagnostics.h"
 
@@ -103,6 +104,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   }
 
   std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
+  if (module) planReductions(*module);
   if (!module || !verifyModule(*module, diags) || !planPipelines(*module, diags) || !checkBudgets(*module, diags) ||
       diags.hasErrors())
     return 1;
