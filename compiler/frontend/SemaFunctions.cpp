@@ -40,7 +40,7 @@ Checked KernelSema::elementFunction(const ast::CallExpr &c, ir::ValueOp op, cons
       return {};
     }
     if (op != ir::ValueOp::Abs && !in.isFloat) {
-      diags.error(c.args[0]->range, formatv("{0} needs a floating-point operand, but {1} is {2}, an integer dtype; "
+      diags.error(c.args[0]->range, formatv("{0} needs a floating-point operand; {1} has the integer dtype {2}; "
                                             "convert with cast<f32>(...)", f, describe(*o.value), in.name));
       return {};
     }

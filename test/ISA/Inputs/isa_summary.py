@@ -2,7 +2,8 @@
 """Summarises gfx942 assembly from clang-19, one block per kernel, for FileCheck:
 
     kernel NAME
-      op global_load_dwordx4 2        (global/buffer/LDS memory and MFMA instructions by mnemonic, sorted)
+      op global_load_dwordx4 2        (global/buffer/LDS memory, MFMA, cross-lane and transcendental instructions by
+                                       mnemonic, sorted; a DPP instruction as "dpp CONTROL", e.g. dpp row_mirror)
       narrower_than_dwordx4 N         (global/buffer/flat loads and stores that move less than 16 bytes)
       vgpr_count N / agpr_count N / sgpr_count N / lds_bytes N / scratch_bytes N / occupancy N
 
@@ -12,7 +13,9 @@ import re
 import sys
 from collections import Counter
 
-MEMORY = re.compile(r"^\s+((?:global|buffer|flat)_(?:load|store)_\w+|ds_(?:read|write)\w*|v_mfma_\w+)")
+MEMORY = re.compile(r"^\s+((?:global|buffer|flat)_(?:load|store)_\w+|ds_(?:read|write|swizzle|bpermute)\w*|v_mfma_\w+|"
+                    r"v_(?:exp|log|sqrt|rsq)_f32)")
+DPP = re.compile(r"^\s+v_\w+_dpp\s.*?\s(quad_perm:\[[0-3,]+\]|row_\w+(?::\d+)?|wave_\w+(?::\d+)?)")
 WIDE = ("dwordx4", "b128")
 
 
@@ -33,6 +36,9 @@ def main(path):
         m = MEMORY.match(line)
         if m and current is not None:
             current["ops"][m.group(1)] += 1
+        d = DPP.match(line)
+        if d and current is not None:
+            current["ops"]["dpp " + d.group(1)] += 1
     meta = {}
     for block in re.split(r"\n  - (?=\.)", text):
         name = re.search(r"^    \.name:\s+(\S+)", block, re.M)
