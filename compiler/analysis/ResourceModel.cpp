@@ -28,6 +28,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 
 using namespace tilec;
@@ -121,6 +122,11 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       // The stored value is computed into registers of its own (unless it is a tile).
       n = std::max(temporaries(*st->value, vec),
                    st->value->kind == ir::Value::Kind::TileRef ? 0 : registersPerAccess(vec, st->tensor->dtype));
+    } else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) {
+      // The value of one access, then the partial and the value moved from another lane: 2 registers per result
+      // of a row, 2 per column of the lane's vector plus the value of one column moved across lanes.
+      unsigned vec = r->value->layout->vec;
+      n = temporaries(*r->value, vec) + (r->axis == 1 ? 2 : 2 * vec + 1);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
       ++w.loops;
       scan(k, f->body, w);
@@ -155,6 +161,7 @@ struct Liveness {
       if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(a->dst, at, ls, le), value(*a->value, at, ls, le);
       else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
       else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(w->src, at, ls, le);
+      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) value(*r->value, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
         // Inside the outermost loop, the loop's whole range is what counts.
@@ -225,6 +232,11 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
          tileVGPRs(*tile), tile->loc);
   Widest widest;
   scan(k, k.body, widest);
+  // Reduced tiles are counted as live through the whole kernel.
+  for (const auto &r : k.reducedTiles)
+    if (r->source)
+      vgpr(formatv("reduced tile {0}: {1} {2} per lane", r->name, r->values(), r->axis == 1 ? "rows" : "columns"),
+           r->registers(), r->loc);
   vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
   if (unalignedVariant) vgpr("elements of the accesses that may cross a row end", allElementPaths(k, k.body));
   unsigned distributions = 0;
@@ -259,6 +271,21 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
                           l->bytes(), l->loc});
     e.ldsBytes += l->bytes();
   }
+
+  std::function<void(const ir::Body &)> reductions = [&](const ir::Body &b) {
+    for (const ir::StmtPtr &s : b) {
+      if (auto *f = llvm::dyn_cast<ir::For>(s.get())) reductions(f->body);
+      auto *r = llvm::dyn_cast<ir::Reduce>(s.get());
+      if (!r || !r->plan || !r->plan->ldsBytes) continue;
+      e.ldsItems.push_back({formatv("{0} = {1}(..., axis = {2}): {3} waves x {4} {5} x {6} B", r->dst->name,
+                                    spelling(r->op), r->axis, r->plan->waves,
+                                    r->axis == 1 ? r->value->layout->rows : r->value->layout->cols,
+                                    r->axis == 1 ? "rows" : "columns", sizeOf(r->plan->accumulate)),
+                            r->plan->ldsBytes, r->loc});
+      e.ldsBytes += r->plan->ldsBytes;
+    }
+  };
+  reductions(k.body);
 
   unsigned pointers = 0, scalars = 0;
   pointers = k.tensors.size();
