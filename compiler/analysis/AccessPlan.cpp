@@ -49,6 +49,10 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
       Layout stored = *st->value->layout;
       if (st->value->reducedAxis == 1) stored.vec = 1;
       add(k, st->tensor, stored, tileOf(*st->value), true, out);
+      if (st->value->reducedAxis != -1)
+        for (AccessPlan &p : out)
+          if (p.tensor == st->tensor && p.vec == stored.vec && p.isStore && !p.via)
+            p.reducedAccesses = st->value->reducedAxis == 1 ? stored.rowsPerLane : 1;
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) collect(k, f->body, out);
   }
 }

@@ -23,6 +23,7 @@ struct AccessPlan {
   unsigned bytes;
   bool isStore;
   bool alignedAtCompileTime; ///< the column extent is known to be a multiple of vec
+  unsigned reducedAccesses = 0; ///< the store of a reduced value: accesses of each lane that stores
 };
 /// Every distinct (tensor, vec, direction) access of a kernel, in program order.
 std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);

@@ -30,10 +30,28 @@ std::string launcherSignature(const ir::Kernel &k) {
   return s + "stream)";
 }
 
+/// How each reduction runs (passes/ReductionStrategy), one line per statement.
+void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = true) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      printReductions(f->body, os, first);
+      continue;
+    }
+    auto *r = llvm::dyn_cast<ir::Reduce>(s.get());
+    if (!r || !r->plan) continue;
+    if (first) os << "  reductions:\n";
+    first = false;
+    os << formatv("    {0} {1}= {2}(..., axis = {3}): {4}\n", r->dst->name, r->accumulate ? "+" : "", spelling(r->op),
+                  r->axis, r->plan->why);
+  }
+}
+
 /// Two lines per access: its width, then what decides whether the vector path runs.
 std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
-  unsigned accesses = p.via ? p.via->layout.accessesPerLane() : p.viaAcc ? p.viaAcc->registers() / p.vec : 0;
+  unsigned accesses = p.via      ? p.via->layout.accessesPerLane()
+                      : p.viaAcc ? p.viaAcc->registers() / p.vec
+                                 : p.reducedAccesses;
   std::string via = p.via ? " via " + p.via->name : p.viaAcc ? " via " + p.viaAcc->name : "";
   std::string out = formatv("{0} {1}{2}: {3} x {4} B per lane ({5} x {6})\n", p.isStore ? "store" : "load ",
                             p.tensor->name, via, accesses, p.bytes, p.vec, name(p.tensor->dtype));
@@ -181,6 +199,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     std::vector<const ir::For *> loops;
     kLoops(k->body, loops);
     for (const ir::For *f : loops) printKLoop(*f, os);
+    printReductions(k->body, os);
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
