@@ -116,6 +116,10 @@ private:
       auto &t = cast<TileDecl>(s);
       os << "Tile " << t.name.name << ": " << t.dtype.name;
       shape(t.shape);
+      if (!t.hasDistribution) {
+        os << " (no distribution)";
+        break;
+      }
       os << " " << patternName(t.pattern);
       waves(t.waves);
       if (t.vec) os << " vec " << t.vec->value;

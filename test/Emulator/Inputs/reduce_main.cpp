@@ -6,7 +6,9 @@
 //   rmsnorm_f16: each f16 output within 1 f16 ulp of the exact value rounded to f16;
 //   colsum_f32:  each column sum within 2^-20 x sum |x| of the exact sum (the summation order differs);
 //   rowsum_waves (test/Emulator/Inputs/rowsum_waves.tile): row sums, maxima and minima of a tile whose rows span 2
-//   waves (through LDS), max and min exact.
+//   waves (through LDS), max and min exact; colabs_waves (same file): column sums of |x| whose columns span 2
+//   wave-rows of a [2, 2] wave grid, within 2^-20 x sum |x|; colsum_narrow (same file): column sums whose lanes are
+//   4 apart (ds_swizzle xor 4, 8, 16), within 2^-20 x sum |x|.
 // Every output element past the tensor must stay untouched (guard values around the output).
 #include "check.h"
 #include <algorithm>
@@ -16,6 +18,9 @@ extern "C" hipError_t launch_rmsnorm_f16(const _Float16 *X, _Float16 *Y, float e
 extern "C" hipError_t launch_colsum_f32(const float *X, float *S, int M, int N, hipStream_t stream);
 extern "C" hipError_t launch_rowsum_waves(const float *X, float *S, float *Mx, float *Mn, int M, int N,
                                           hipStream_t stream);
+
+extern "C" hipError_t launch_colsum_narrow(const float *X, float *S, int M, int N, hipStream_t stream);
+extern "C" hipError_t launch_colabs_waves(const float *X, float *S, int M, int N, hipStream_t stream);
 
 static int runs = 0, failures = 0;
 
@@ -71,19 +76,20 @@ static void rmsnorm(int M, int N) {
   record("rmsnorm_f16", M, N, e, bad);
 }
 
-static void colsum(int M, int N) {
+static void colsum(int M, int N, bool narrow = false) {
   std::vector<float> x = pattern(size_t(M) * N, M * 13 + N);
   std::vector<double> want(N, 0.0), mag(N, 0.0);
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < N; ++c) want[c] += x[r * N + c], mag[c] += std::fabs(x[r * N + c]);
   DeviceBuffer<float> dx(x), ds(N);
-  hipError_t e = launch_colsum_f32(dx.ptr, ds.ptr, M, N, nullptr);
+  hipError_t e = narrow ? launch_colsum_narrow(dx.ptr, ds.ptr, M, N, nullptr)
+                       : launch_colsum_f32(dx.ptr, ds.ptr, M, N, nullptr);
   std::vector<float> got = ds.download();
   int bad = 0;
   for (int c = 0; c < N; ++c)
     if (!(std::fabs(got[c] - want[c]) <= std::ldexp(1.0, -20) * mag[c]) && bad++ < 3)
       std::printf("  colsum: column %d = %g, want %g\n", c, got[c], want[c]);
-  record("colsum_f32", M, N, e, bad);
+  record(narrow ? "colsum_narrow" : "colsum_f32", M, N, e, bad);
 }
 
 static void rowsum_waves(int M, int N) {
@@ -113,6 +119,18 @@ static void rowsum_waves(int M, int N) {
   record("rowsum_waves", M, N, e, bad);
 }
 
+static void colabs_waves(int M, int N) {
+  std::vector<float> x = pattern(size_t(M) * N, M * 11 + N);
+  std::vector<double> want(N, 0.0);
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < N; ++c) want[c] += std::fabs(x[r * N + c]);
+  DeviceBuffer<float> dx(x), ds(N);
+  hipError_t e = launch_colabs_waves(dx.ptr, ds.ptr, M, N, nullptr);
+  int bad = compare("colabs", ds.download(), want, N,
+                    [](float g, double w) { return std::fabs(g - w) <= std::ldexp(1.0, -20) * w; });
+  record("colabs_waves", M, N, e, bad);
+}
+
 int main(int argc, char **argv) {
   std::string which = argc > 1 ? argv[1] : "";
   const int rows[] = {1, 16, 37, 100};
@@ -128,6 +146,12 @@ int main(int argc, char **argv) {
   if (which == "rowsum")
     for (int M : {1, 8, 33})
       for (int N : {1, 31, 50, 64}) rowsum_waves(M, N);
+  if (which == "narrow")
+    for (int M : {1, 63, 130})
+      for (int N : {3, 16, 37}) colsum(M, N, true);
+  if (which == "colabs")
+    for (int M : {1, 65, 130})
+      for (int N : {2, 62, 130}) colabs_waves(M, N);
   std::printf("%s: %d of %d runs correct\n", which.c_str(), runs - failures, runs);
   return failures != 0;
 }
