@@ -25,6 +25,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   markSource(depth, w.loc);
   line(depth) << "// " << sourceText(w.loc) << "\n";
   if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
+  if (b.transposed) swizzleComment(b, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
@@ -45,14 +46,14 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk);
   } else if (l.vec == 1) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("col * {0} + row", b.pitch()).str()
+                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col", false)).str()
                                             : formatv("row * {0} + col", b.pitch()).str(),
                                w.src->name);
   } else {
     line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
     line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
+                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col + e", true)).str()
                                             : formatv("row * {0} + col + e", b.pitch()).str(),
                                w.src->name);
   }
@@ -66,6 +67,7 @@ void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const La
   line(depth) << formatv("// {0} is stored transposed and this lane's accesses are consecutive rows: each column's {1} "
                          "values of accesses i .. i + {2} are one {3}-byte write.\n",
                          b.name, run, run - 1, run * sizeOf(b.dtype));
+  swizzleComment(b, depth);
   if (l.rowsPerLane > run) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; i += {1}) {{\n", l.rowsPerLane, run);
   line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, "i"}));
@@ -80,9 +82,27 @@ void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const La
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
   }
   line(depth + (l.vec > 1 ? 2 : 1))
-      << formatv("tilec::lds_store<{0}>({1}, (col{2}) * {3} + row, {0}{{{4}});\n", type, lds(b, true),
-                 l.vec > 1 ? " + e" : "", b.pitch(), values);
+      << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + row, {0}{{{4}});\n", type, lds(b, true),
+                 storedRow(b, l.vec > 1 ? "col + e" : "col", l.vec > 1), b.pitch(), values);
   line(depth) << "}\n";
+}
+
+/// The stored row of `row` in `b`: itself, or tilec::swizzled_row of it. `inVector`: row is "col + e" inside a lane's
+/// vector, whose rows share a swizzle (the pass keeps the bits below the swizzled ones, and vectors are aligned), so
+/// the bits of e below the swizzled ones are added after it and clang still sees consecutive rows.
+std::string KernelEmitter::storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const {
+  if (!b.swizzled()) return "(" + row + ")";
+  std::string fn = formatv("tilec::swizzled_row<{0}, {1}, {2}>", b.swizzleFrom, b.swizzleMask, b.swizzleShift).str();
+  if (!inVector || b.swizzleShift == 0) return fn + "(" + row + ")";
+  unsigned low = (1u << b.swizzleShift) - 1;
+  return formatv("({0}(col + (e & ~{1})) + (e & {1}))", fn, low).str();
+}
+
+void KernelEmitter::swizzleComment(const LdsBuffer &b, unsigned depth) {
+  if (!b.swizzled()) return;
+  line(depth) << formatv("// {0}'s stored rows are swizzled (the LDS swizzle pass, for its banks): row r is placed at r ^ "
+                         "(((r >> {1}) & {2}) << {3}).\n",
+                         b.name, b.swizzleFrom, b.swizzleMask, b.swizzleShift);
 }
 
 /// The comment lines that open an mma: what it computes and why B's fragment goes first.
@@ -110,8 +130,10 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
                        const std::string &origin) {
     if (count > 1) line(d) << "#pragma unroll\n";
     line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-    line(d + 1) << formatv("{0}{7}[{1}] = tilec::lds_load<{2}>({3}, ({4} + {1} * {5} + lane % {5}) * {6} + k_lane);\n",
-                           frag, block, ins.operandType, lds(buf, false), origin, size, buf.pitch(), step);
+    std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
+    line(d + 1) << formatv("{0}{6}[{1}] = tilec::lds_load<{2}>({3}, {4} * {5} + k_lane);\n", frag, block,
+                           ins.operandType, lds(buf, false),
+                           buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")", buf.pitch(), step);
   };
   fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
   fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");

@@ -102,6 +102,8 @@ private:
   /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
   void mma(const MMA &m, unsigned depth);
   void mmaHeader(const MMA &m, unsigned depth);
+  std::string storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const;
+  void swizzleComment(const LdsBuffer &b, unsigned depth);
   void mmaFragmentReads(const MMA &m, const std::string &step, unsigned depth);
   void mmaProducts(const MMA &m, const std::string &step, unsigned depth);
 
