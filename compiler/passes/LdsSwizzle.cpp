@@ -5,12 +5,15 @@
 // order), mask = 2^w - 1, shift + w <= from (the bits read are not the bits changed, so the map is its own inverse),
 // from >= log2(V) (the rows of one lane's vector share their swizzle, so its columns stay consecutive runs) and
 // 2^from <= R (the bits read exist). The cost of a candidate is the LDS cycles per wave of every write and fragment
-// read of the buffer by the bank model; ties keep the smaller mask, then the smaller shift and from.
+// read of the buffer by the bank model; ties keep the smaller mask, then the smaller shift and from. A buffer is
+// left in place when the swizzle's address registers (analysis/ResourceModel.h, kSwizzleVGPRs) would take the kernel
+// past the ArchVGPRs a lane can address.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LdsSwizzle.h"
 
 #include "analysis/LDSBanks.h"
+#include "analysis/ResourceModel.h"
 
 using namespace tilec;
 using namespace tilec::ir;
@@ -44,6 +47,9 @@ unsigned widestWrite(const Body &body, const LdsBuffer &b) {
 void choose(Kernel &k, const Target &t, LdsBuffer &b) {
   unsigned best = 0;
   if (!cost(k, t, b, best)) return;
+  // The swizzled addresses cost registers (kSwizzleVGPRs); never where they would take the kernel past what a lane
+  // can address (the budgets were checked without them).
+  if (estimateResources(k, t).archVgprs + kSwizzleVGPRs > t.maxArchVgprs) return;
   unsigned bestFrom = 0, bestMask = 0, bestShift = 0;
   unsigned rowBits = log2Ceil(b.storedRows());
   if ((1u << rowBits) != b.storedRows()) return; // a power of two keeps every swizzled row inside the buffer
