@@ -100,8 +100,8 @@ std::string KernelEmitter::storedRow(const LdsBuffer &b, const std::string &row,
 
 void KernelEmitter::swizzleComment(const LdsBuffer &b, unsigned depth) {
   if (!b.swizzled()) return;
-  line(depth) << formatv("// {0}'s stored rows are swizzled (the LDS swizzle pass, for its banks): row r is placed at r ^ "
-                         "(((r >> {1}) & {2}) << {3}).\n",
+  line(depth) << formatv("// {0}'s stored rows are swizzled (the LDS swizzle pass, for its banks): row r is placed "
+                         "at r ^ (((r >> {1}) & {2}) << {3}).\n",
                          b.name, b.swizzleFrom, b.swizzleMask, b.swizzleShift);
 }
 

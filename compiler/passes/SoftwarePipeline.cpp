@@ -5,6 +5,8 @@
 //   peelTail:   the loop's upper bound is not known to be a multiple of the step.
 //   the compiler's choice is depth 2, with 2 LDS stages when the doubled LDS fits the CU and costs no occupancy (the
 //   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
+//   schedule:   depth 2 with one LDS stage and one mma of 2 or more instruction K steps: the order of a main-loop step
+//               (see schedule() below).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SoftwarePipeline.h"
