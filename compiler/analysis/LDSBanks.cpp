@@ -80,7 +80,8 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
       LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
       for (unsigned lane = 0; lane < l.waveSize; ++lane) {
         uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
-        uint64_t element = b.transposed ? (col + part) * pitch + row : row * pitch + col + part * chunk;
+        uint64_t element = b.transposed ? b.placedRow(col + part) * pitch + row
+                                        : b.placedRow(row) * pitch + col + part * chunk;
         a.addr[lane] = element * size;
       }
       out.push_back(std::move(a));
@@ -101,7 +102,7 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
       LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(waveSize)};
       for (unsigned lane = 0; lane < waveSize; ++lane) {
         uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m) * ins.kPerLane;
-        a.addr[lane] = (row * pitch + k) * size;
+        a.addr[lane] = (b.placedRow(row) * pitch + k) * size;
       }
       out.push_back(std::move(a));
     }

@@ -18,7 +18,11 @@
 //   already counts (tiles used in a loop are live across all of it); clang-19 also keeps a 64-bit address per
 //   prefetched access (it turns them into pointer increments) and the bounds of the masked remaining steps: 2 per
 //   access + 8 (measured on the gfx942 examples: gemm_f16 76 ArchVGPRs with pipeline 2 against 58 with pipeline 1,
-//   gemm_i8 48, gemm_f32 32; the model gives 73, 43, 35).
+//   gemm_i8 48, gemm_f32 32; the model gives 73, 43, 35). A main loop ordered for the MFMA pipe (KLoopPlan::schedule)
+//   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
+//   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
+//   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
+//   2 K steps, 64 -> 64 in all).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
@@ -238,7 +242,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
       vgpr(formatv("reduced tile {0}: {1} {2} per lane", r->name, r->values(), r->axis == 1 ? "rows" : "columns"),
            r->registers(), r->loc);
   vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
-  if (unalignedVariant) vgpr("elements of the accesses that may cross a row end", allElementPaths(k, k.body));
+  unsigned elementPaths = unalignedVariant ? allElementPaths(k, k.body) : 0;
+  if (unalignedVariant) vgpr("elements of the accesses that may cross a row end", elementPaths);
   unsigned distributions = 0;
   for (size_t i = 0; i < k.tiles.size(); ++i) {
     bool fresh = k.tiles[i]->used;
@@ -254,7 +259,27 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
                  "masked steps (8)", f->var, accesses),
          2 * accesses + 8);
+    if (const auto &s = f->plan->schedule; s && s->kSteps > 2) {
+      const ir::MMA &m = *f->plan->mmas.front();
+      unsigned fragments = (s->kSteps - 2) * (m.acc->blocksY() + m.acc->blocksX());
+      unsigned perFragment = (m.acc->instr->kPerLane * sizeOf(m.acc->instr->a) + 3) / 4;
+      // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
+      // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
+      unsigned extra = fragments * perFragment;
+      vgpr(formatv("scheduled main-loop step over {0}: every fragment is read before the first MFMA, {1} more than "
+                   "the 2 instruction K steps clang reads at a time ({1} x {2}){3}",
+                   f->var, fragments, perFragment,
+                   elementPaths ? formatv(", beyond the {0} of the element paths, which only the masked loop has",
+                                          elementPaths).str()
+                                : std::string()),
+           extra > elementPaths ? extra - elementPaths : 0);
+    }
   }
+  for (const auto &l : k.ldsBuffers)
+    if (l->swizzled())
+      vgpr(formatv("swizzled rows of lds {0}: its writes and fragment reads need a lane address per swizzled row "
+                   "(measured: 6-8)", l->name),
+           kSwizzleVGPRs);
   vgpr("thread id", 1);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;

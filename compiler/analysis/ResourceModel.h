@@ -18,6 +18,11 @@
 
 namespace tilec {
 
+/// ArchVGPRs clang-19 needs for the addresses of an LDS buffer whose rows are swizzled (passes/LdsSwizzle.h): a lane
+/// address per swizzled row of its writes and fragment reads instead of one base and immediate offsets (measured on
+/// the gfx942 examples: gemm_f16 148 -> 156 VGPR+AGPR, gemm_f16_256x256 228 -> 234, its 16x16 form 234 -> 242).
+constexpr unsigned kSwizzleVGPRs = 8;
+
 /// VGPRs one lane spends on the tile: R accesses of ceil(vec * bytes / 4) registers.
 unsigned tileVGPRs(const ir::Tile &tile);
 

@@ -25,6 +25,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   markSource(depth, w.loc);
   line(depth) << "// " << sourceText(w.loc) << "\n";
   if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
+  if (b.transposed) swizzleComment(b, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
@@ -45,14 +46,14 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk);
   } else if (l.vec == 1) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("col * {0} + row", b.pitch()).str()
+                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col", false)).str()
                                             : formatv("row * {0} + col", b.pitch()).str(),
                                w.src->name);
   } else {
     line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
     line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("(col + e) * {0} + row", b.pitch()).str()
+                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col + e", true)).str()
                                             : formatv("row * {0} + col + e", b.pitch()).str(),
                                w.src->name);
   }
@@ -66,6 +67,7 @@ void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const La
   line(depth) << formatv("// {0} is stored transposed and this lane's accesses are consecutive rows: each column's {1} "
                          "values of accesses i .. i + {2} are one {3}-byte write.\n",
                          b.name, run, run - 1, run * sizeOf(b.dtype));
+  swizzleComment(b, depth);
   if (l.rowsPerLane > run) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; i += {1}) {{\n", l.rowsPerLane, run);
   line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, "i"}));
@@ -80,14 +82,31 @@ void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const La
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
   }
   line(depth + (l.vec > 1 ? 2 : 1))
-      << formatv("tilec::lds_store<{0}>({1}, (col{2}) * {3} + row, {0}{{{4}});\n", type, lds(b, true),
-                 l.vec > 1 ? " + e" : "", b.pitch(), values);
+      << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + row, {0}{{{4}});\n", type, lds(b, true),
+                 storedRow(b, l.vec > 1 ? "col + e" : "col", l.vec > 1), b.pitch(), values);
   line(depth) << "}\n";
 }
 
-/// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
-/// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
-void KernelEmitter::mma(const MMA &m, unsigned depth) {
+/// The stored row of `row` in `b`: itself, or tilec::swizzled_row of it. `inVector`: row is "col + e" inside a lane's
+/// vector, whose rows share a swizzle (the pass keeps the bits below the swizzled ones, and vectors are aligned), so
+/// the bits of e below the swizzled ones are added after it and clang still sees consecutive rows.
+std::string KernelEmitter::storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const {
+  if (!b.swizzled()) return "(" + row + ")";
+  std::string fn = formatv("tilec::swizzled_row<{0}, {1}, {2}>", b.swizzleFrom, b.swizzleMask, b.swizzleShift).str();
+  if (!inVector || b.swizzleShift == 0) return fn + "(" + row + ")";
+  unsigned low = (1u << b.swizzleShift) - 1;
+  return formatv("({0}(col + (e & ~{1})) + (e & {1}))", fn, low).str();
+}
+
+void KernelEmitter::swizzleComment(const LdsBuffer &b, unsigned depth) {
+  if (!b.swizzled()) return;
+  line(depth) << formatv("// {0}'s stored rows are swizzled (the LDS swizzle pass, for its banks): row r is placed "
+                         "at r ^ (((r >> {1}) & {2}) << {3}).\n",
+                         b.name, b.swizzleFrom, b.swizzleMask, b.swizzleShift);
+}
+
+/// The comment lines that open an mma: what it computes and why B's fragment goes first.
+void KernelEmitter::mmaHeader(const MMA &m, unsigned depth) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   const MFMAInstr &swapped = transposedMFMA(ins, t);
@@ -100,27 +119,52 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
                  "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
   if (&swapped != &ins)
     line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
+}
+
+/// The fragment reads of one instruction K step (kk and k_lane in scope): one LDS read per block row of A and per
+/// block column of B; `step` indexes fragment arrays that hold every step ("" for one step's).
+void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsigned d) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
+                       const std::string &origin) {
+    if (count > 1) line(d) << "#pragma unroll\n";
+    line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
+    std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
+    line(d + 1) << formatv("{0}{6}[{1}] = tilec::lds_load<{2}>({3}, {4} * {5} + k_lane);\n", frag, block,
+                           ins.operandType, lds(buf, false),
+                           buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")", buf.pitch(), step);
+  };
+  fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
+  fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
+}
+
+/// One MFMA per block of the accumulator for the fragments of `step`.
+void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &swapped = transposedMFMA(*a.instr, t);
+  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
+  line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
+                         swapped.builtin, step);
+}
+
+/// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
+/// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
+void KernelEmitter::mma(const MMA &m, unsigned depth) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  mmaHeader(m, depth);
   if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
   unsigned d = depth + 1;
   line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n", ins.m,
                      ins.kPerLane, ins.kPerLane - 1);
   line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
-  auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
-                       const std::string &origin) {
-    if (count > 1) line(d) << "#pragma unroll\n";
-    line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-    line(d + 1) << formatv("{0}[{1}] = tilec::lds_load<{2}>({3}, ({4} + {1} * {5} + lane % {5}) * {6} + k_lane);\n",
-                           frag, block, ins.operandType, lds(buf, false), origin, size, buf.pitch());
-  };
-  fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
-  fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
-  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
-  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
-  if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
-  line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-  line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag[bj], a_frag[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
-                         swapped.builtin);
+  mmaFragmentReads(m, "", d);
+  mmaProducts(m, "", d);
   line(depth) << "}\n";
 }
 
@@ -258,6 +302,7 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
 
 void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;
+  if (p.schedule && fullSteps.count(f.var)) return scheduledStep(f, depth);
   std::string next = formatv("{0} + {1}", f.var, index(*f.step));
   line(depth) << formatv("// The next step's loads ({0}), in flight during this step's mma.\n", next);
   loopVarText[f.var] = next;
@@ -281,6 +326,62 @@ void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
     for (const LdsWrite *w : p.writes) stmt(*w, depth);
     line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
   }
+}
+
+/// A main-loop step in the order of the plan's StepSchedule: every fragment of this step, the next step's loads, the
+/// MFMAs of all instruction K steps but the last (one load after each of the first ones), the first barrier, the LDS
+/// writes with the last instruction K step's MFMAs among them, the second barrier.
+void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
+  const KLoopPlan &p = *f.plan;
+  const KLoopPlan::StepSchedule &s = *p.schedule;
+  const MMA &m = *p.mmas.front();
+  const MFMAInstr &ins = *m.acc->instr;
+  mmaHeader(m, depth);
+  line(depth) << formatv("// Every fragment of this step is read before its first MFMA ({0} LDS reads).\n",
+                         s.fragmentReads);
+  line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, s.kSteps, m.acc->blocksY(),
+                         m.acc->blocksX());
+  line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
+  line(depth + 1) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n",
+                             ins.m, ins.kPerLane, ins.kPerLane - 1);
+  mmaFragmentReads(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+  line(depth) << "}\n";
+  std::string next = formatv("{0} + {1}", f.var, index(*f.step));
+  line(depth) << formatv("// The next step's loads ({0}), in flight during this step's MFMAs.\n", next);
+  loopVarText[f.var] = next;
+  for (const Assign *a : p.loads) stmt(*a, depth);
+  loopVarText.erase(f.var);
+  line(depth) << formatv("// The MFMAs of instruction K steps 0 .. {0}.\n", s.kSteps - 2);
+  if (s.kSteps > 2) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
+  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+  line(depth) << "}\n";
+  // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
+  // 0x020 global loads).
+  line(depth) << formatv("// The order for the MFMA pipe (the pipelining pass's plan): the {0} fragment reads, then "
+                         "one global load after each of the first {1} MFMAs, then the other MFMAs.\n",
+                         s.fragmentReads, std::min(s.loads, s.mfmasBefore));
+  line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x100, {0}, 0);  // LDS reads\n", s.fragmentReads);
+  unsigned paired = std::min(s.loads, s.mfmasBefore);
+  for (unsigned i = 0; i < paired; ++i)
+    line(depth) << "__builtin_amdgcn_sched_group_barrier(0x008, 1, 0); __builtin_amdgcn_sched_group_barrier(0x020, 1, "
+                   "0);  // an MFMA, a global load\n";
+  if (s.loads > paired)
+    line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x020, {0}, 0);  // global loads\n",
+                           s.loads - paired);
+  if (s.mfmasBefore > paired)
+    line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x008, {0}, 0);  // MFMAs\n",
+                           s.mfmasBefore - paired);
+  line(depth) << "__builtin_amdgcn_sched_barrier(0);  // nothing crosses into the LDS writes\n";
+  line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+  for (const LdsWrite *w : p.writes) stmt(*w, depth);
+  line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
+  line(depth) << "{\n";
+  line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
+  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+  line(depth) << "}\n";
+  line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
 }
 
 } // namespace tilec::hip

@@ -89,6 +89,8 @@ private:
   void pipelinedLoop(const For &f, unsigned depth);
   /// One step of a pipelined K loop: the next step's loads, this step's mma, the LDS writes and barriers.
   void pipelinedStep(const For &f, unsigned depth);
+  /// A main-loop step in the order the pipelining pass planned (KLoopPlan::schedule).
+  void scheduledStep(const For &f, unsigned depth);
 
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
@@ -99,6 +101,11 @@ private:
   /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
   /// of every block column (kPerLane consecutive K values: one LDS read each), then one MFMA per block.
   void mma(const MMA &m, unsigned depth);
+  void mmaHeader(const MMA &m, unsigned depth);
+  std::string storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const;
+  void swizzleComment(const LdsBuffer &b, unsigned depth);
+  void mmaFragmentReads(const MMA &m, const std::string &step, unsigned depth);
+  void mmaProducts(const MMA &m, const std::string &step, unsigned depth);
 
   /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
   /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.

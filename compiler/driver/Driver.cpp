@@ -13,6 +13,7 @@
 #include "ir/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "passes/LdsSwizzle.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
 #include "support/Diagnostics.h"
@@ -108,6 +109,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   if (!module || !verifyModule(*module, diags) || !planPipelines(*module, diags) || !checkBudgets(*module, diags) ||
       diags.hasErrors())
     return 1;
+  chooseLdsSwizzles(*module);
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

@@ -76,6 +76,9 @@ struct LdsBuffer {
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
+  /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
+  /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
+  unsigned swizzleFrom = 0, swizzleMask = 0, swizzleShift = 0;
   SMRange loc;
   std::optional<SMRange> padLoc; ///< the `pad` literal, when the declaration has one
   /// False for a buffer no statement uses (Sema warns): the emitted code does not declare it, so it takes no LDS.
@@ -83,6 +86,9 @@ struct LdsBuffer {
   unsigned storedRows() const { return transposed ? cols : rows; }
   unsigned storedCols() const { return transposed ? rows : cols; }
   unsigned pitch() const { return storedCols() + pad; }
+  bool swizzled() const { return swizzleMask != 0; }
+  /// Where stored row r is placed (r itself unless the rows are swizzled).
+  unsigned placedRow(unsigned r) const { return r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); }
   /// Bytes of one stage.
   unsigned stageBytes() const { return storedRows() * pitch() * sizeOf(dtype); }
   unsigned bytes() const { return stages * stageBytes(); }
@@ -251,6 +257,18 @@ struct KLoopPlan {
   bool depthRequested = false; ///< written as `pipeline N`
   bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
   std::string why;            ///< the decision in words, for the report
+  /// The order of one main-loop step for the MFMA pipe (depth 2, one LDS stage, one mma), which the HIP emitter
+  /// prints as sched_group_barrier groups: every fragment of the step is read first, one global load of the next
+  /// step follows each of the first MFMAs, and the MFMAs of the last instruction K step run after the first barrier,
+  /// among the LDS writes. All counts are per lane and step, before clang pairs LDS accesses.
+  struct StepSchedule {
+    unsigned fragmentReads = 0; ///< LDS reads of this step's fragments
+    unsigned loads = 0;         ///< global loads of the next step
+    unsigned mfmasBefore = 0;   ///< MFMAs before the first barrier: every instruction K step but the last
+    unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step, after the first barrier
+    unsigned kSteps = 0;        ///< instruction K steps of the mma
+  };
+  std::optional<StepSchedule> schedule;
 };
 
 /// for var in lower .. upper step step [pipeline depth].

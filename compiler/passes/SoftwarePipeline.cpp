@@ -5,6 +5,8 @@
 //   peelTail:   the loop's upper bound is not known to be a multiple of the step.
 //   the compiler's choice is depth 2, with 2 LDS stages when the doubled LDS fits the CU and costs no occupancy (the
 //   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
+//   schedule:   depth 2 with one LDS stage and one mma of 2 or more instruction K steps: the order of a main-loop step
+//               (see schedule() below).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SoftwarePipeline.h"
@@ -87,8 +89,30 @@ private:
     else if (f.upper->kind == Index::Kind::Const) plan->peelTail = (f.upper->value - f.lower->value) % f.step->value;
     bool ok = depth(f, *plan);
     f.plan = std::move(plan);
+    if (ok) schedule(*f.plan);
     if (ok && !f.plan->depthRequested && f.plan->depth == 2) fitRegisters(f);
     return ok;
+  }
+
+  /// The order of a main-loop step with one LDS stage. Left to itself, clang issues the next step's global loads
+  /// first and waits for this step's fragments right after them; llvm-mca-19 (whose gfx942 model counts global loads
+  /// in lgkmcnt, as it does flat ones) then waits for the loads too, about 70 of gemm_f16's 223 cycles. Reading every
+  /// fragment first, putting one load after each of the first MFMAs and keeping the last instruction K step's MFMAs
+  /// for after the first barrier, among the LDS writes, keeps the MFMA pipe fed (gemm_f16: 152 cycles).
+  static void schedule(KLoopPlan &plan) {
+    if (plan.depth != 2 || plan.doubleLds || plan.mmas.size() != 1) return;
+    const MMA &m = *plan.mmas.front();
+    if (!m.acc || !m.acc->instr) return;
+    const MFMAInstr &ins = *m.acc->instr;
+    unsigned kSteps = m.k / ins.k, blocks = m.acc->blocksY() * m.acc->blocksX();
+    if (kSteps < 2) return;
+    KLoopPlan::StepSchedule s;
+    s.kSteps = kSteps;
+    s.fragmentReads = kSteps * (m.acc->blocksY() + m.acc->blocksX());
+    for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
+    s.mfmasBefore = (kSteps - 1) * blocks;
+    s.mfmasAfter = blocks;
+    plan.schedule = s;
   }
 
   /// The compiler's choice must fit: when the prefetch's registers take the kernel past the ArchVGPRs a lane can
@@ -99,6 +123,7 @@ private:
     KLoopPlan &plan = *f.plan;
     plan.depth = 1;
     plan.doubleLds = false;
+    plan.schedule.reset();
     for (const LdsWrite *w : plan.writes) const_cast<LdsBuffer *>(w->dst)->stages = 1;
     plan.why = formatv("compiler's choice, pipeline 1: prefetching the next step would need about {0} ArchVGPRs per "
                        "lane, more than the {1} a lane can address on {2}",

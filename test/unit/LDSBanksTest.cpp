@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/LDSBanks.h"
 #include <functional>
+#include <map>
 #include <set>
 #include <gtest/gtest.h>
 
@@ -228,7 +229,8 @@ void checkWrites(const ir::Tile &t, const ir::LdsBuffer &b, unsigned elemsPerIns
       for (unsigned lane = 0; lane < 64; ++lane)
         for (unsigned e = 0; e < elemsPerInstr; ++e) {
           Layout::Coord c = l.coord(wave * 64 + lane, access, first + e);
-          uint64_t want = b.transposed ? (uint64_t(c.col) * b.pitch() + c.row) * 2 : (uint64_t(c.row) * b.pitch() + c.col) * 2;
+          uint64_t want = b.transposed ? (uint64_t(b.placedRow(c.col)) * b.pitch() + c.row) * 2
+                                : (uint64_t(b.placedRow(c.row)) * b.pitch() + c.col) * 2;
           // Element e of a chunk is e elements after the lane's address (chunks are consecutive in a stored row).
           ASSERT_EQ(*instrs[n].addr[lane] + e * 2, want) << "wave " << wave << " instr " << n << " lane " << lane;
           EXPECT_TRUE(seen.insert(want).second);
@@ -286,4 +288,55 @@ TEST(LDSBanksTest, FragmentAddressesMatchTheMFMALayout) {
             }
         }
     }
+}
+
+// gemm_f16's sB with the rows the LDS swizzle pass chooses (row n placed at n ^ (((n >> 4) & 3) << 1)): the writes
+// still put every element once, at its placed row, and every fragment read of the swizzled buffer fetches the value
+// of B that the MFMA lane layout wants, as written (the map from LDS byte to B element is built from the writes).
+TEST(LDSBanksTest, SwizzledRowsAreWrittenAndReadConsistently) {
+  ir::Tile b = tile("b", 32, 128, Pattern::WarpRaked);
+  ir::LdsBuffer sB = buffer("sB", 32, 128, 4, true);
+  sB.swizzleFrom = 4, sB.swizzleMask = 3, sB.swizzleShift = 1;
+  EXPECT_EQ(sB.placedRow(0), 0u);
+  EXPECT_EQ(sB.placedRow(16), 18u); // (16 >> 4) & 3 = 1: bit 1 flips
+  EXPECT_EQ(sB.placedRow(50), 52u); // (50 >> 4) & 3 = 3: bits 1 and 2 flip, 50 ^ 6 = 52
+  checkWrites(b, sB, 1);
+  // Which element of B each written LDS byte holds.
+  std::map<uint64_t, std::pair<unsigned, unsigned>> held;
+  ir::LdsWrite w({});
+  w.dst = &sB;
+  w.src = &b;
+  for (unsigned wave = 0; wave < b.layout.waves; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, sB.pitch(), wave);
+    for (unsigned n = 0; n < instrs.size(); ++n)
+      for (unsigned lane = 0; lane < 64; ++lane) {
+        Layout::Coord c = b.layout.coord(wave * 64 + lane, n / b.layout.vec, n % b.layout.vec);
+        held[*instrs[n].addr[lane]] = {c.row, c.col};
+      }
+  }
+  const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x8_f16");
+  ir::LdsBuffer sA = buffer("sA", 128, 32, 4, false);
+  ir::AccTile c;
+  c.name = "c";
+  c.dtype = DType::F32;
+  c.rows = c.cols = 128;
+  c.instr = &ins;
+  c.wavesY = c.wavesX = 2;
+  ir::MMA m({});
+  m.acc = &c;
+  m.a = &sA;
+  m.b = &sB;
+  m.k = 32;
+  for (unsigned wave = 0; wave < 4; ++wave) {
+    std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, false, sB.pitch(), wave, 64);
+    for (unsigned kk = 0; kk < 4; ++kk)
+      for (unsigned block = 0; block < 2; ++block)
+        for (unsigned j = 0; j < 32; ++j)
+          for (unsigned k = 0; k < 8; ++k) {
+            LaneSlot s = laneOfB(ins, k, j);
+            auto it = held.find(*reads[kk * 2 + block].addr[s.lane] + s.elem * 2);
+            ASSERT_NE(it, held.end());
+            EXPECT_EQ(it->second, std::make_pair(kk * 8 + k, (wave % 2) * 64 + block * 32 + j));
+          }
+  }
 }

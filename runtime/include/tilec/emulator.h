@@ -385,6 +385,7 @@ inline hipError_t launch(const char *kernel, dim3 grid, dim3 block, const std::f
 #define __builtin_amdgcn_s_barrier() (::tilec::emu::barrier())
 #define __builtin_amdgcn_fence(order, scope) ((void)0)
 #define __builtin_amdgcn_sched_barrier(mask) ((void)0)
+#define __builtin_amdgcn_sched_group_barrier(mask, size, group) ((void)0)
 #define hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, ...)                                             \
   ((void)(sharedBytes), (void)(stream),                                                                               \
    ::tilec::emu::launch(#kernel, (grid), (block), [&] { kernel(__VA_ARGS__); }))

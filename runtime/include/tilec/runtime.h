@@ -168,6 +168,12 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
   *reinterpret_cast<V *>(&lds[index]) = v;
 }
 
+/// The row where stored row `r` of a swizzled LDS buffer is placed: r ^ (((r >> From) & Mask) << Shift). The bits read
+/// lie above the bits changed, so the map is its own inverse and keeps each aligned group of 2^From rows together.
+template <int From, int Mask, int Shift> TILEC_DEVICE constexpr int swizzled_row(int r) {
+  return r ^ (((r >> From) & Mask) << Shift);
+}
+
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
 /// so N-element accesses at columns that are multiples of N are aligned. Host code: the launcher's choice of kernel.
 template <int N, typename T> inline bool rows_aligned(const T *base, int cols) {
