@@ -84,6 +84,13 @@ bool encodesFp8(const ir::Value &v) {
   return false;
 }
 
+/// How many register-tile operands `v` reads.
+unsigned tilesRead(const ir::Value &v) {
+  unsigned n = v.kind == ir::Value::Kind::TileRef;
+  for (const auto &op : v.operands) n += tilesRead(*op);
+  return n;
+}
+
 /// Whether `v` converts through f32 in a way clang-19 hoists over all accesses: a software fp8/bf8 conversion of 8-bit
 /// values (decodes fp8/bf8, or encodes fp8/bf8 from i8, fp8 or bf8: 4 bytes of f32 per byte of input), or any
 /// conversion through f32 applied to a register tile itself (f16 <-> bf16 of a tile: y = cast<bf16>(x) on f16 tiles,
@@ -209,15 +216,22 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
-      // An fp8/bf8 conversion is a long software sequence per element (tilec::f32_to_fp8, fp8_to_f32). Where it
-      // widens 8-bit values, clang-19 computes the f32 values of every access of the statement before it encodes or
-      // stores any, so the temporaries of all accesses are live together (seed 1 of test/Differential:
-      // y = cast<bf8>(x) from i8, 8 accesses of vec 16: 12 per access, 8 x 12 = 96 beyond the tiles, clang 142 for
-      // a model of 142 (with the encoder's register below); y = cast<i8>(cast<f32>(x) + cast<f32>(z)) on bf8, 4 accesses: 4 x 24, clang 137 for 137).
-      // From f16 it does not (y = cast<fp8>(x + z) on f16, 16 accesses of vec 4: clang 87, one access counted 87).
-      // Two 8-bit operands encoded again fall in between (cast<bf8>(cast<f32>(x) + cast<f32>(z)), 2 accesses of
-      // vec 16: one access 47, all 71, clang 55); the model takes all, the side that is safe for the budgets.
-      if (widensEveryAccess(*a->value)) n *= a->dst->layout.accessesPerLane();
+      // An fp8/bf8 conversion is a long software sequence per element (tilec::f32_to_fp8, fp8_to_f32). Measured on
+      // seed 1 of test/Differential (clang-19, gfx942):
+      // - Where it widens one tile's 8-bit values, or decodes two tiles into a plain result, clang computes the f32
+      //   values of every access before it encodes or stores any: the temporaries of all accesses are live together
+      //   (y = cast<bf8>(x) from i8, 8 accesses of vec 16: 8 x 12 = 96 beyond the tiles, clang 142, model 142;
+      //   y = cast<i8>(cast<f32>(x) + cast<f32>(z)) on bf8, 4 accesses: 4 x 24, clang 137, model 137).
+      // - Where two 8-bit tiles are combined and encoded again, it goes one access at a time but keeps the encoded
+      //   result of every access while the operands are still live: the born tile counts on top of the dying ones
+      //   (cast<bf8>(cast<f32>(x) + cast<f32>(z)), 2 accesses of vec 16: one access 47, + y 8 + 1 = 56, clang 55;
+      //   every access would be 71; cast<fp8>(x + z) on i8, 4 accesses of vec 16: 57 + 16 + 1 = 74, clang 75).
+      // - From f16 it does not widen every access (y = cast<fp8>(x + z) on f16, 16 accesses of vec 4: clang 87, one
+      //   access counted 87).
+      if (widensEveryAccess(*a->value)) {
+        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2) n += tileVGPRs(*a->dst);
+        else n *= a->dst->layout.accessesPerLane();
+      }
       // The encoder needs a working register beyond the f32 values (seed 1: encodes of one element per lane, clang
       // 8 and 9 VGPRs for a model of 7 and 8 without it).
       if (encodesFp8(*a->value)) n += 1;
