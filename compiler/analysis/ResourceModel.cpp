@@ -330,6 +330,29 @@ std::vector<const ir::Tile *> livePeak(const ir::Kernel &k) {
   return best;
 }
 
+/// The ArchVGPRs of the epilogues that compute on an accumulator before storing it: its values + 8.
+unsigned epilogueFloor(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const ir::StmtPtr &s : k.body)
+    if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && st->value->acc && st->value->acc->instr &&
+                                                       st->value->kind != ir::Value::Kind::AccRef)
+      most = std::max(most, st->value->acc->registers() + 8);
+  return most;
+}
+
+/// The ArchVGPRs the element path of a plain accumulator store needs in the _unaligned kernel: its values + 12, when
+/// the stored tensor's rows are aligned only at run time.
+unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const AccessPlan &p : planAccesses(k))
+    if (p.viaAcc && p.viaAcc->instr && p.isStore && !p.alignedAtCompileTime && p.vec > 1)
+      for (const ir::StmtPtr &s : k.body)
+        if (auto *st = llvm::dyn_cast<ir::Store>(s.get());
+            st && st->value->acc == p.viaAcc && st->value->kind == ir::Value::Kind::AccRef && st->tensor == p.tensor)
+          most = std::max(most, p.viaAcc->registers() + 12);
+  return most;
+}
+
 /// The K loops whose plan prefetches the next step.
 std::vector<const ir::For *> pipelinedLoops(const ir::Body &body) {
   std::vector<const ir::For *> out;
@@ -393,6 +416,23 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
          2 * accesses + 8);
   }
   vgpr("thread id", 1);
+  // An accumulator stored through an expression (c * alpha, a cast) is computed in ArchVGPRs: clang-19 reads every
+  // accumulator value out of the AGPRs before it stores any, and needs about 8 more for addressing. After the K loop
+  // nothing else is live, so this is a floor on the kernel's ArchVGPRs rather than an addition (seed 1 of
+  // test/Differential, gfx942: 64 AGPRs of accumulator, clang 72 ArchVGPRs or more; 128 AGPRs, 136 in all 9
+  // kernels; 256 AGPRs, 256: the whole ArchVGPR file, at 1 wave per SIMD). A plain store of the accumulator goes
+  // from the AGPRs.
+  // In the _unaligned kernel the store of a plain accumulator whose rows are aligned only at run time goes element by
+  // element at row ends, and clang-19 reads every accumulator value into ArchVGPRs for it too (seed 1: 128 AGPRs,
+  // 140 to 144 ArchVGPRs in the 9 such kernels, where the vector kernel stores from the AGPRs; with 256 AGPRs the
+  // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
+  // budget check rejects such a fallback, which cannot fit.
+  unsigned epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+  if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  if (epilogue > e.archVgprs)
+    vgpr(formatv("accumulator values computed in the epilogue ({0} with addressing, beyond the {1} above)", epilogue,
+                 e.archVgprs),
+         epilogue - e.archVgprs);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;
     e.agprItems.push_back({formatv("acc {0}: {1} x {2} blocks x {3} values of {4}", a->name, a->blocksY(),
