@@ -427,8 +427,14 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // 140 to 144 ArchVGPRs in the 9 such kernels, where the vector kernel stores from the AGPRs; with 256 AGPRs the
   // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
   // budget check rejects such a fallback, which cannot fit.
-  unsigned epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
-  if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  // Only where the accumulators live in AGPRs: for workgroups of more than 4 waves (2 or more per SIMD, so at most
+  // 256 registers per lane) clang-19 keeps them in ArchVGPRs from the start (every such GEMM of seed 1: no AGPRs),
+  // and the epilogue computes them in place.
+  unsigned epilogue = 0;
+  if (k.workgroupSize <= 4 * t.waveSize) {
+    epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+    if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  }
   if (epilogue > e.archVgprs)
     vgpr(formatv("accumulator values computed in the epilogue ({0} with addressing, beyond the {1} above)", epilogue,
                  e.archVgprs),
