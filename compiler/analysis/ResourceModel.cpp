@@ -388,7 +388,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
            r->registers(), r->loc);
   vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
   KeptRows kept = keptRows(k);
-  vgpr("rows of the accesses, kept between the statements that share them", kept.vgprs);
+  const std::string keptRowsItem = "rows of the accesses, kept between the statements that share them";
+  vgpr(keptRowsItem, kept.vgprs);
   if (unalignedVariant) {
     // Without an mma, the element paths are branches of their own (the `else` of each access) that clang-19 runs
     // one at a time in a few registers: the _unaligned kernel of a copy or an elementwise kernel needed 0 to 7 more
@@ -416,6 +417,27 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
          2 * accesses + 8);
   }
   vgpr("thread id", 1);
+  // The kept rows are cheap to recompute, and clang-19 does recompute them when the workgroup's waves leave too few
+  // registers (1024 threads: 4 waves per SIMD, 128 per lane; f16 -> f32 over 32 accesses with rows of 512 elements,
+  // 64 kept rows would make 133, clang allocates 102): they count only as far as they fit.
+  if (kept.vgprs) {
+    unsigned waves = (k.workgroupSize + t.waveSize - 1) / t.waveSize;
+    unsigned limit = t.vgprsPerLane / ((waves + t.simdsPerCU - 1) / t.simdsPerCU);
+    unsigned others = e.archVgprs - kept.vgprs, accs = 0;
+    for (const auto &a : k.accs) accs += a->instr ? a->registers() : 0;
+    unsigned room = std::min(limit > others + accs ? limit - others - accs : 0,
+                             t.maxArchVgprs > others ? t.maxArchVgprs - others : 0);
+    if (room < kept.vgprs) {
+      auto it = std::find_if(e.vgprItems.begin(), e.vgprItems.end(),
+                             [&](const ResourceItem &item) { return item.what == keptRowsItem; });
+      unsigned perSimd = t.vgprsPerLane / limit;
+      it->count = room;
+      it->what += formatv(" (as many as fit in the {0} a lane has at {1} wave{2} per SIMD, and in {3} ArchVGPRs)",
+                          limit, perSimd, perSimd == 1 ? "" : "s", t.maxArchVgprs);
+      if (!room) e.vgprItems.erase(it);
+      e.archVgprs = others + room;
+    }
+  }
   // An accumulator stored through an expression (c * alpha, a cast) is computed in ArchVGPRs: clang-19 reads every
   // accumulator value out of the AGPRs before it stores any, and needs about 8 more for addressing. After the K loop
   // nothing else is live, so this is a floor on the kernel's ArchVGPRs rather than an addition (seed 1 of
