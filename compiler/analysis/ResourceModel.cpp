@@ -2,12 +2,14 @@
 //
 // The model, per lane unless said otherwise:
 //   ArchVGPRs: each register tile holds R accesses of ceil(vec * bytes / 4) registers while it is live (the peak over
-//   the statements counts; see livePeak); the statement with the most
-//   temporaries (loads inside expressions, computed values wider than the tile they read, such as a cast<f32> of
-//   an fp8 tile, a stored expression's value, the unpacked elements of the element-by-
-//   element fallback of accesses whose rows are only known aligned at run time) adds those; each distinct distribution keeps
-//   its lane's row and column (2); the access in flight needs a 64-bit address and its row and column (4); the thread
-//   id (1).
+//   the statements counts; see livePeak); the statement with the most temporaries (loads inside expressions, computed
+//   values wider than what they consume, such as a cast<f32> of an fp8 tile or a conversion through f32, a stored
+//   expression's value; a software fp8 conversion counts every access, see scan) adds those; the rows of the accesses
+//   that several statements share are kept (keptRows); each other distinct distribution keeps its lane's row and
+//   column (2); the access in flight needs a 64-bit address and its row and column (4); the thread id (1). The
+//   _unaligned kernel adds its element paths at row ends (allElementPaths with an mma, 4 without).
+//   The figures behind each item were measured against clang-19 for gfx942 on the random kernels of seed 1 of
+//   test/Differential (docs/differential-testing.md).
 //   SGPRs (per wave): the kernel-argument pointer (2), the workgroup ids (2), each tensor pointer (2) and scalar
 //   argument (1), the block origin (2), per run-time alignment check a lane mask (2), per loop its counter and bound
 //   (2), and the saved exec mask of the masked accesses (2).
@@ -47,6 +49,16 @@ namespace {
 
 unsigned registersPerAccess(unsigned vec, DType dt) { return (vec * sizeOf(dt) + 3) / 4; }
 
+/// Whether the emitted conversion goes through f32 (fp8 and bf8 are encoded and decoded in software from and to f32;
+/// f16 <-> bf16 converts through f32), so that one access holds vec f32 values on the way (cast<bf8> of an i8 tile of
+/// vec 16: 16 VGPRs for 4 in and 4 out).
+bool throughF32(DType from, DType to) {
+  if (from == to || from == DType::F32 || to == DType::F32) return false;
+  bool halves = (from == DType::F16 && to == DType::BF16) || (from == DType::BF16 && to == DType::F16);
+  auto fp8 = [](DType d) { return d == DType::FP8 || d == DType::BF8; };
+  return fp8(from) || fp8(to) || halves;
+}
+
 /// VGPRs the result of `v` needs for one access beyond the register tiles it reads directly (a result as wide as
 /// its tile operand can take that operand's registers, e.g. x * alpha; a widening cast cannot, e.g. cast<f32> of an
 /// fp8 tile of vec 16 needs 16 for 4). Register tiles, scalars and constants need none.
@@ -54,9 +66,49 @@ unsigned held(const ir::Value &v, unsigned vec) {
   using K = ir::Value::Kind;
   if (!v.isTile || (v.kind != K::Load && v.kind != K::Unary && v.kind != K::Binary && v.kind != K::Cast)) return 0;
   unsigned own = registersPerAccess(vec, v.dtype), reused = 0;
+  if (v.kind == K::Cast && throughF32(v.operands[0]->dtype, v.dtype)) own = std::max(own, vec);
+  // gfx942 has no bf16 arithmetic: clang-19 widens the operands to f32, computes and rounds back (seed 1:
+  // y = cast<i8>(x * alpha) on bf16 tiles of vec 8, clang 14 VGPRs, 10 without these 4).
+  if ((v.kind == K::Unary || v.kind == K::Binary) && v.dtype == DType::BF16) own = std::max(own, vec);
+  // The result may take the registers of an operand it consumes: a register tile's access, or the result of a
+  // computed operand (cast<i32>(max(x, z)) converts max's result in place: clang-19 needs nothing beyond x and z).
   for (const auto &op : v.operands)
-    if (op->kind == K::TileRef) reused = std::max(reused, registersPerAccess(vec, op->dtype));
+    if (op->isTile && op->kind != K::AccRef)
+      reused = std::max(reused, registersPerAccess(vec, op->dtype));
   return own > reused ? own - reused : 0;
+}
+
+/// Whether `v` encodes fp8/bf8 (in software, from f32).
+bool encodesFp8(const ir::Value &v) {
+  if (v.kind == ir::Value::Kind::Cast && v.dtype != v.operands[0]->dtype &&
+      (v.dtype == DType::FP8 || v.dtype == DType::BF8))
+    return true;
+  for (const auto &op : v.operands)
+    if (encodesFp8(*op)) return true;
+  return false;
+}
+
+/// How many register-tile operands `v` reads.
+unsigned tilesRead(const ir::Value &v) {
+  unsigned n = v.kind == ir::Value::Kind::TileRef;
+  for (const auto &op : v.operands) n += tilesRead(*op);
+  return n;
+}
+
+/// Whether `v` converts through f32 in a way clang-19 hoists over all accesses: a software fp8/bf8 conversion of 8-bit
+/// values (decodes fp8/bf8, or encodes fp8/bf8 from i8, fp8 or bf8: 4 bytes of f32 per byte of input), or any
+/// conversion through f32 applied to a register tile itself (f16 <-> bf16 of a tile: y = cast<bf16>(x) on f16 tiles,
+/// 4 accesses of vec 8, clang 42 VGPRs for 29 with one access's f32 values, 41 with all).
+bool widensEveryAccess(const ir::Value &v) {
+  auto fp8 = [](DType d) { return d == DType::FP8 || d == DType::BF8; };
+  if (v.kind == ir::Value::Kind::Cast && v.dtype != v.operands[0]->dtype) {
+    DType from = v.operands[0]->dtype;
+    if (sizeOf(from) == 1 && (fp8(v.dtype) || fp8(from))) return true;
+    if (v.operands[0]->kind == ir::Value::Kind::TileRef && throughF32(from, v.dtype)) return true;
+  }
+  for (const auto &op : v.operands)
+    if (widensEveryAccess(*op)) return true;
+  return false;
 }
 
 /// VGPRs of the temporaries of one value at their peak: each load inside an expression lands in its own registers,
@@ -108,11 +160,85 @@ unsigned allElementPaths(const ir::Kernel &k, const ir::Body &body) {
   return n;
 }
 
+/// The global accesses of one statement outside loops, as the distributions they follow (a tile's, or the
+/// expression's) with the tensors they reach. Accumulator stores are left out.
+void accessesOf(const ir::Value &v, std::vector<std::pair<const Layout *, const ir::Tensor *>> &out) {
+  if (v.kind == ir::Value::Kind::Load && v.layout && !v.acc) out.push_back({v.layout, v.tensor});
+  for (const auto &op : v.operands) accessesOf(*op, out);
+}
+
+/// Registers of the access rows that clang-19 computes once and keeps: where the loads and stores of two or more
+/// statements follow one distribution, the row of each access (block row + lane row + i x step) is the same value
+/// in each statement's unrolled loop, and clang keeps it (with its bounds mask) from the first statement to the last
+/// rather than recomputing it. One VGPR per access, two when the row is widened to 64 bits for a row stride that is
+/// a literal power of two (the multiply becomes a 64-bit shift of the sign-extended row). Nothing when the workgroup
+/// is one wave whose lanes share their rows (X0 = 64): the row is then uniform and lives in an SGPR (with more waves
+/// it is computed from the thread id, which clang does not know to be uniform per wave). Measured on seed 1 of
+/// test/Differential (clang-19, gfx942): copies of R accesses need R (symbolic or odd literal columns) or 2R (128,
+/// 256, 512 columns) VGPRs beyond the tile and 4 for addressing, e.g. f32[128, 256] block_raked vec 4 on 256
+/// threads: 128 + 32 + 4 = 164, clang 164; i32[64, 128] thread_raked vec 4 on 64 threads with 256 columns:
+/// 128 + 64 + 4 = 196, clang 196.
+struct KeptRows {
+  unsigned vgprs = 0;
+  std::vector<const Layout *> distributions; ///< those whose rows are kept
+};
+
+KeptRows keptRows(const ir::Kernel &k) {
+  struct Group {
+    const Layout *layout;
+    unsigned statements = 0, perRow = 1;
+  };
+  std::vector<Group> groups;
+  for (const ir::StmtPtr &s : k.body) {
+    std::vector<std::pair<const Layout *, const ir::Tensor *>> acc;
+    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) accessesOf(*a->value, acc);
+    else if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && !st->value->acc && st->value->layout) {
+      accessesOf(*st->value, acc);
+      acc.push_back({st->value->layout, st->tensor});
+    }
+    std::vector<size_t> seen;
+    for (auto [layout, tensor] : acc) {
+      size_t g = 0;
+      while (g < groups.size() && !groups[g].layout->sameMapping(*layout)) ++g;
+      if (g == groups.size()) groups.push_back({layout});
+      int64_t cols = tensor->cols.isSymbol() ? 0 : tensor->cols.value;
+      if (cols > 0 && (cols & (cols - 1)) == 0) groups[g].perRow = 2;
+      if (std::find(seen.begin(), seen.end(), g) == seen.end()) seen.push_back(g), ++groups[g].statements;
+    }
+  }
+  KeptRows out;
+  for (const Group &g : groups)
+    if (g.statements >= 2 && !(g.layout->laneRows == 1 && g.layout->threads == g.layout->waveSize)) {
+      out.vgprs += g.layout->accessesPerLane() * g.perRow;
+      out.distributions.push_back(g.layout);
+    }
+  return out;
+}
+
 void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
   for (const ir::StmtPtr &s : body) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : temporaries(*a->value, a->dst->layout.vec);
+      // An fp8/bf8 conversion is a long software sequence per element (tilec::f32_to_fp8, fp8_to_f32). Measured on
+      // seed 1 of test/Differential (clang-19, gfx942):
+      // - Where it widens one tile's 8-bit values, or decodes two tiles into a plain result, clang computes the f32
+      //   values of every access before it encodes or stores any: the temporaries of all accesses are live together
+      //   (y = cast<bf8>(x) from i8, 8 accesses of vec 16: 8 x 12 = 96 beyond the tiles, clang 142, model 142;
+      //   y = cast<i8>(cast<f32>(x) + cast<f32>(z)) on bf8, 4 accesses: 4 x 24, clang 137, model 137).
+      // - Where two 8-bit tiles are combined and encoded again, it goes one access at a time but keeps the encoded
+      //   result of every access while the operands are still live: the born tile counts on top of the dying ones
+      //   (cast<bf8>(cast<f32>(x) + cast<f32>(z)), 2 accesses of vec 16: one access 47, + y 8 + 1 = 56, clang 55;
+      //   every access would be 71; cast<fp8>(x + z) on i8, 4 accesses of vec 16: 57 + 16 + 1 = 74, clang 75).
+      // - From f16 it does not widen every access (y = cast<fp8>(x + z) on f16, 16 accesses of vec 4: clang 87, one
+      //   access counted 87).
+      if (widensEveryAccess(*a->value)) {
+        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2) n += tileVGPRs(*a->dst);
+        else n *= a->dst->layout.accessesPerLane();
+      }
+      // The encoder needs a working register beyond the f32 values (seed 1: encodes of one element per lane, clang
+      // 8 and 9 VGPRs for a model of 7 and 8 without it).
+      if (encodesFp8(*a->value)) n += 1;
     } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
       // One A fragment per block row and one B fragment per block column, each kPerLane values, for up to four K
       // steps: the K loop is unrolled and clang-19 issues the LDS reads of about four steps ahead of the MFMAs
@@ -208,6 +334,29 @@ std::vector<const ir::Tile *> livePeak(const ir::Kernel &k) {
   return best;
 }
 
+/// The ArchVGPRs of the epilogues that compute on an accumulator before storing it: its values + 8.
+unsigned epilogueFloor(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const ir::StmtPtr &s : k.body)
+    if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && st->value->acc && st->value->acc->instr &&
+                                                       st->value->kind != ir::Value::Kind::AccRef)
+      most = std::max(most, st->value->acc->registers() + 8);
+  return most;
+}
+
+/// The ArchVGPRs the element path of a plain accumulator store needs in the _unaligned kernel: its values + 12, when
+/// the stored tensor's rows are aligned only at run time.
+unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const AccessPlan &p : planAccesses(k))
+    if (p.viaAcc && p.viaAcc->instr && p.isStore && !p.alignedAtCompileTime && p.vec > 1)
+      for (const ir::StmtPtr &s : k.body)
+        if (auto *st = llvm::dyn_cast<ir::Store>(s.get());
+            st && st->value->acc == p.viaAcc && st->value->kind == ir::Value::Kind::AccRef && st->tensor == p.tensor)
+          most = std::max(most, p.viaAcc->registers() + 12);
+  return most;
+}
+
 /// The K loops whose plan prefetches the next step.
 std::vector<const ir::For *> pipelinedLoops(const ir::Body &body) {
   std::vector<const ir::For *> out;
@@ -242,12 +391,24 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
       vgpr(formatv("reduced tile {0}: {1} {2} per lane", r->name, r->values(), r->axis == 1 ? "rows" : "columns"),
            r->registers(), r->loc);
   vgpr("temporaries of the widest statement", widest.vgprs, widest.loc);
-  unsigned elementPaths = unalignedVariant ? allElementPaths(k, k.body) : 0;
-  if (unalignedVariant) vgpr("elements of the accesses that may cross a row end", elementPaths);
+  KeptRows kept = keptRows(k);
+  const std::string keptRowsItem = "rows of the accesses, kept between the statements that share them";
+  vgpr(keptRowsItem, kept.vgprs);
+  unsigned elementPaths = 0;
+  if (unalignedVariant) {
+    // Without an mma, the element paths are branches of their own (the `else` of each access) that clang-19 runs
+    // one at a time in a few registers: the _unaligned kernel of a copy or an elementwise kernel needed 0 to 7 more
+    // VGPRs than the vector kernel on seed 1 of test/Differential (4 or 5 in most), whatever the number and width
+    // of the accesses (the model counted up to 192: f16[256, 256] on 512 threads, 16 accesses of vec 8, clang +5).
+    // With an mma (loads of A and B in the K loop) they are issued together and all count.
+    elementPaths = k.accs.empty() ? 4 : allElementPaths(k, k.body);
+    vgpr("elements of the accesses that may cross a row end", elementPaths);
+  }
   unsigned distributions = 0;
   for (size_t i = 0; i < k.tiles.size(); ++i) {
     bool fresh = k.tiles[i]->used;
     for (size_t j = 0; j < i; ++j) fresh &= !(k.tiles[j]->used && k.tiles[j]->layout.sameMapping(k.tiles[i]->layout));
+    for (const Layout *l : kept.distributions) fresh &= !l->sameMapping(k.tiles[i]->layout);
     distributions += fresh;
   }
   vgpr(formatv("lane rows and columns ({0} distribution{1})", distributions, distributions == 1 ? "" : "s"),
@@ -281,6 +442,50 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
                    "(measured: 6-8)", l->name),
            kSwizzleVGPRs);
   vgpr("thread id", 1);
+  // The kept rows are cheap to recompute, and clang-19 does recompute them when the workgroup's waves leave too few
+  // registers (1024 threads: 4 waves per SIMD, 128 per lane; f16 -> f32 over 32 accesses with rows of 512 elements,
+  // 64 kept rows would make 133, clang allocates 102): they count only as far as they fit.
+  if (kept.vgprs) {
+    unsigned waves = (k.workgroupSize + t.waveSize - 1) / t.waveSize;
+    unsigned limit = t.vgprsPerLane / ((waves + t.simdsPerCU - 1) / t.simdsPerCU);
+    unsigned others = e.archVgprs - kept.vgprs, accs = 0;
+    for (const auto &a : k.accs) accs += a->instr ? a->registers() : 0;
+    unsigned room = std::min(limit > others + accs ? limit - others - accs : 0,
+                             t.maxArchVgprs > others ? t.maxArchVgprs - others : 0);
+    if (room < kept.vgprs) {
+      auto it = std::find_if(e.vgprItems.begin(), e.vgprItems.end(),
+                             [&](const ResourceItem &item) { return item.what == keptRowsItem; });
+      unsigned perSimd = t.vgprsPerLane / limit;
+      it->count = room;
+      it->what += formatv(" (as many as fit in the {0} a lane has at {1} wave{2} per SIMD, and in {3} ArchVGPRs)",
+                          limit, perSimd, perSimd == 1 ? "" : "s", t.maxArchVgprs);
+      if (!room) e.vgprItems.erase(it);
+      e.archVgprs = others + room;
+    }
+  }
+  // An accumulator stored through an expression (c * alpha, a cast) is computed in ArchVGPRs: clang-19 reads every
+  // accumulator value out of the AGPRs before it stores any, and needs about 8 more for addressing. After the K loop
+  // nothing else is live, so this is a floor on the kernel's ArchVGPRs rather than an addition (seed 1 of
+  // test/Differential, gfx942: 64 AGPRs of accumulator, clang 72 ArchVGPRs or more; 128 AGPRs, 136 in all 9
+  // kernels; 256 AGPRs, 256: the whole ArchVGPR file, at 1 wave per SIMD). A plain store of the accumulator goes
+  // from the AGPRs.
+  // In the _unaligned kernel the store of a plain accumulator whose rows are aligned only at run time goes element by
+  // element at row ends, and clang-19 reads every accumulator value into ArchVGPRs for it too (seed 1: 128 AGPRs,
+  // 140 to 144 ArchVGPRs in the 9 such kernels, where the vector kernel stores from the AGPRs; with 256 AGPRs the
+  // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
+  // budget check rejects such a fallback, which cannot fit.
+  // Only where the accumulators live in AGPRs: for workgroups of more than 4 waves (2 or more per SIMD, so at most
+  // 256 registers per lane) clang-19 keeps them in ArchVGPRs from the start (every such GEMM of seed 1: no AGPRs),
+  // and the epilogue computes them in place.
+  unsigned epilogue = 0;
+  if (k.workgroupSize <= 4 * t.waveSize) {
+    epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+    if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  }
+  if (epilogue > e.archVgprs)
+    vgpr(formatv("accumulator values computed in the epilogue ({0} with addressing, beyond the {1} above)", epilogue,
+                 e.archVgprs),
+         epilogue - e.archVgprs);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;
     e.agprItems.push_back({formatv("acc {0}: {1} x {2} blocks x {3} values of {4}", a->name, a->blocksY(),

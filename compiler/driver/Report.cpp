@@ -212,9 +212,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
       os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
-      // Elements of 32 bits or more fill a register each, packed or not: their element paths cost nothing extra.
+      // The same figure when a floor of both kernels (a GEMM epilogue's accumulator values) covers the element paths.
       std::string extra = u.archVgprs == e.archVgprs
-                              ? "no more: every element of its element paths fills a whole register anyway"
+                              ? "no more than the vector kernel"
                               : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
       std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
                                                       : formatv("limited by {0}", limiterName(uo.limiter)).str();

@@ -11,17 +11,19 @@
 
 usage: check.py --tilec T --clang C --src ROOT --work DIR SEED COUNT [--start I | --only I,J,..]
                 [--emulate all|none|EVERY] [--no-clang] [--jobs J] [--results FILE] [--known CLASS,..] [--keep]
-                [--quiet] [--break-reference]
+                [--quiet] [--break-reference] [--clang-cache DIR]
 Prints one line per configuration and a summary; exit status 1 when any check fails.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import importlib.util
 import json
 import math
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -270,11 +272,37 @@ def emulate(cfg, args, workdir, hip_path, failures, info):
 # ---------------------------------------------------------------------------------------------------------------
 # (b), (c): clang-19 for gfx942.
 
+def clang_cache_path(args, hip_path):
+    """--clang-cache: where clang's assembly for this HIP file is kept. The key is the file without its comment lines
+    (tilec's comments quote the model's figures, which do not change the code), the clang version and the runtime
+    headers, so a rerun after a change of the resource model alone compiles nothing again."""
+    if not args.clang_cache:
+        return None
+    if not hasattr(args, "cache_salt"):
+        h = hashlib.sha1(subprocess.run([args.clang, "--version"], capture_output=True).stdout)
+        inc = os.path.join(args.src, "runtime", "include", "tilec")
+        for name in sorted(os.listdir(inc)):
+            h.update(name.encode() + open(os.path.join(inc, name), "rb").read())
+        args.cache_salt = h.hexdigest()
+    code = re.sub(rb"(?m)^\s*//.*\n", b"", open(hip_path, "rb").read())
+    key = hashlib.sha1(args.cache_salt.encode() + code).hexdigest()
+    os.makedirs(args.clang_cache, exist_ok=True)
+    return os.path.join(args.clang_cache, key + ".s")
+
+
 def clang_checks(cfg, args, workdir, hip_path, report, failures, info):
     asm = os.path.join(workdir, "k.s")
     cmd = [args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3", "-Wall",
            "-Wextra", "-Werror", "-I", os.path.join(args.src, "runtime", "include"), "-S", hip_path, "-o", asm]
-    rc, _, err = run(cmd, 300)
+    cached = clang_cache_path(args, hip_path)
+    if cached and os.path.exists(cached):
+        shutil.copyfile(cached, asm)
+        rc, err = 0, ""
+    else:
+        rc, _, err = run(cmd, 300)
+        if cached and rc == 0 and not err.strip():
+            shutil.copyfile(asm, cached + ".tmp")
+            os.replace(cached + ".tmp", cached)
     if rc != 0:
         failures.append(("clang-error", (err or "timeout").strip().splitlines()[:4]))
         return
@@ -443,6 +471,7 @@ def main():
     p.add_argument("--break-reference", action="store_true", help="self-test: compare against a shifted reference")
     p.add_argument("--only", help="comma-separated indices to check instead of START .. START + COUNT - 1")
     p.add_argument("--known", default="", help="comma-separated failure classes reported but not failed")
+    p.add_argument("--clang-cache", help="folder keeping clang's assembly per emitted file (comments aside), for reruns")
     args = p.parse_args()
     args.compare_resources = load_compare_resources(args.src)
     args.known = set(filter(None, args.known.split(",")))
