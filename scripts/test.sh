@@ -3,7 +3,9 @@
 #   1. the lit suites and unit tests against the normal build (build/, g++);
 #   2. the same suites against an ASan + UBSan build (build-asan/, clang++-19, -fno-sanitize-recover=all), whose
 #      emulator test programs are sanitized too;
-#   3. the libFuzzer target (build-asan/fuzz/tilec-fuzzer) for 60 s (TILEC_FUZZ_SECONDS), counted as one test.
+#   3. the libFuzzer target (build-asan/fuzz/tilec-fuzzer) for 60 s (TILEC_FUZZ_SECONDS), counted as one test;
+#   4. the library's tests (8 threads x 50 rounds against the sequential output, determinism) under ThreadSanitizer
+#      (build-tsan/), counted as one test.
 # Exits non-zero when anything failed. docs/robustness.md describes 2 and 3.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,16 +30,32 @@ failed=$(( $(count Failed) + $(count Unresolved) + $(count "Timed Out") + $(coun
 skipped=$(( $(count Unsupported) + $(count "Expectedly Failed") ))
 rm -f "$log"
 
+# one_test NAME COMMAND...: runs COMMAND (its last 80 lines shown) and counts it as one test.
+one_test() {
+  local name=$1
+  shift
+  if "$@" 2>&1 | tail -n 80; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    echo "PASS: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name"
+    failed=$((failed + 1))
+    status=1
+  fi
+}
+
 seconds=${TILEC_FUZZ_SECONDS:-60}
 echo "== fuzzing tilec::compileBuffer for ${seconds} s: build-asan/fuzz/tilec-fuzzer"
-if nice -n 5 bash fuzz/run.sh build-asan "$seconds" 2>&1 | tail -n 80; [ "${PIPESTATUS[0]}" -eq 0 ]; then
-  echo "PASS: fuzz (${seconds} s, no crash, leak, UB or timeout)"
-  passed=$((passed + 1))
-else
-  echo "FAIL: fuzz: the reproducer is in build-asan/fuzz/artifacts/"
-  failed=$((failed + 1))
-  status=1
-fi
+one_test "fuzz (${seconds} s, no crash, leak, UB or timeout; a reproducer goes to build-asan/fuzz/artifacts/)" \
+  nice -n 5 bash fuzz/run.sh build-asan "$seconds"
+
+echo "== the library on many threads under ThreadSanitizer: build-tsan/"
+tsan() {
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19 -DTILEC_TSAN=ON \
+    >/dev/null && cmake --build build-tsan --target tilec-unittests >/dev/null &&
+    TSAN_OPTIONS=halt_on_error=1 build-tsan/test/tilec-unittests --gtest_filter='Library.*:Determinism*'
+}
+one_test "ThreadSanitizer (Library.*: 8 threads x 50 rounds; Determinism*)" tsan
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$passed" -eq 0 ]; then echo "no test ran"; exit 1; fi

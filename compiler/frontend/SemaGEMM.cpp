@@ -135,8 +135,9 @@ void noteSkipped(const MFMAInstr &chosen, const MFMAInstr &preferred, const ir::
     DType dtype;
   };
   std::vector<Rows> broken; // operands with the same rows share one clause: "lds sA and lds sB have rows of ..."
-  for (auto [l, transposed] : operands) {
-    unsigned size = sizeOf(l->dtype), k = pitchAs(*l, transposed) - l->pad;
+  for (const auto &operand : operands) {
+    const ir::LdsBuffer *l = operand.first; // not a structured binding: the lambda below captures it (C++17)
+    unsigned size = sizeOf(l->dtype), k = pitchAs(*l, operand.second) - l->pad;
     unsigned fragment = fragmentBytes(preferred, l->dtype);
     if ((k + l->pad) * size % fragment == 0) continue;
     auto same = llvm::find_if(broken, [&](const Rows &r) {
