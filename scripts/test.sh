@@ -4,8 +4,8 @@
 #   2. the same suites against an ASan + UBSan build (build-asan/, clang++-19, -fno-sanitize-recover=all), whose
 #      emulator test programs are sanitized too;
 #   3. the libFuzzer target (build-asan/fuzz/tilec-fuzzer) for 60 s (TILEC_FUZZ_SECONDS), counted as one test;
-#   4. the library's tests (8 threads x 50 rounds against the sequential output, determinism) under ThreadSanitizer
-#      (build-tsan/), counted as one test.
+#   4. the library's tests (every example on 8 threads x 50 rounds against the sequential output) under
+#      ThreadSanitizer (build-tsan/), counted as one test.
 # Exits non-zero when anything failed. docs/robustness.md describes 2 and 3.
 set -uo pipefail
 cd "$(dirname "$0")/.."
