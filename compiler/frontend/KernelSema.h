@@ -39,6 +39,22 @@ struct Checked {
   explicit operator bool() const { return value != nullptr; }
 };
 
+/// `op` applied elementwise to `o`: the result keeps the operand's dtype, distribution, collapsed axis and
+/// accumulator (negation and the one-operand element functions).
+inline Checked unaryOf(ir::ValueOp op, llvm::SMRange loc, Checked o) {
+  auto v = std::make_unique<ir::Value>();
+  v->kind = ir::Value::Kind::Unary;
+  v->op = op;
+  v->loc = loc;
+  v->dtype = o.value->dtype;
+  v->isTile = o.value->isTile;
+  v->layout = o.value->layout;
+  v->reducedAxis = o.value->reducedAxis;
+  v->acc = o.value->acc;
+  v->operands.push_back(std::move(o.value));
+  return {std::move(v), o.untyped};
+}
+
 /// The collapsed axis of a value computed from operands: the one they share, or -1 (a full tile: a reduced value
 /// broadcasts against a full one, and a column of results against a row of them gives their outer combination).
 inline int resultAxis(std::initializer_list<const ir::Value *> operands) {

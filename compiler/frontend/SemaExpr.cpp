@@ -308,15 +308,7 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
       diags.error(e.range, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", name(o.value->dtype)));
       return {};
     }
-    v->kind = ir::Value::Kind::Unary;
-    v->op = ir::ValueOp::Neg;
-    v->dtype = o.value->dtype;
-    v->isTile = o.value->isTile;
-    v->layout = o.value->layout;
-    v->reducedAxis = o.value->reducedAxis;
-    v->acc = o.value->acc;
-    v->operands.push_back(std::move(o.value));
-    return {std::move(v), o.untyped};
+    return unaryOf(ir::ValueOp::Neg, v->loc, std::move(o));
   }
   case ast::Expr::Kind::Binary: {
     auto &b = cast<ast::BinaryExpr>(e);

@@ -45,17 +45,7 @@ Checked KernelSema::elementFunction(const ast::CallExpr &c, ir::ValueOp op, cons
       return {};
     }
   }
-  auto v = std::make_unique<ir::Value>();
-  v->kind = ir::Value::Kind::Unary;
-  v->op = op;
-  v->loc = c.range;
-  v->dtype = o.value->dtype;
-  v->isTile = o.value->isTile;
-  v->layout = o.value->layout;
-  v->reducedAxis = o.value->reducedAxis;
-  v->acc = o.value->acc;
-  v->operands.push_back(std::move(o.value));
-  return {std::move(v), o.untyped};
+  return unaryOf(op, c.range, std::move(o));
 }
 
 Checked KernelSema::comparison(const ast::BinaryExpr &b, const Layout *context) {
