@@ -4,7 +4,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
-#include <tuple>
 
 using namespace tilec;
 using llvm::formatv;
