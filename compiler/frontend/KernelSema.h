@@ -32,6 +32,10 @@ namespace tilec::sema {
 /// " (did you mean 'x'?)" for the closest of `candidates` to `name`, or "".
 std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
 
+/// Reports a name the HIP output cannot use (a C++ keyword or reserved identifier, or a name the emitter declares);
+/// true when the name is fine.
+bool usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &diags);
+
 /// A checked element value; `untyped` for literal-only expressions whose dtype comes from context.
 struct Checked {
   ir::ValuePtr value;

@@ -1,0 +1,110 @@
+//===- ResourceBudgets.cpp - Estimates against the target's budgets -------===//
+//
+// checkBudgets turns the resource model's estimates into diagnostics: a kernel whose ArchVGPRs, AGPRs or LDS exceed
+// what the target has is an error that lists the items and points at the declaration that crosses the limit; one
+// whose fallback for unaligned rows does not fit is an error naming the assumption that removes it; one that cannot
+// launch is an error and one that runs at a single wave per SIMD a warning, both with the occupancy's reasoning.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/AccessPlan.h"
+#include "analysis/Occupancy.h"
+#include "analysis/ResourceModel.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using llvm::formatv;
+
+namespace {
+
+/// Where a budget is exceeded: the items as "N for what + ...", and the first counted declaration whose count takes
+/// `start` plus the counted items before it over `limit` (the kernel when none does).
+struct Overflow {
+  std::string items;
+  llvm::SMRange at;
+};
+
+Overflow overflow(const std::vector<ResourceItem> &items, unsigned start, unsigned limit, llvm::SMRange kernel,
+                  llvm::function_ref<bool(const ResourceItem &)> counted) {
+  Overflow o{"", kernel};
+  bool found = false;
+  unsigned running = start;
+  for (const ResourceItem &item : items) {
+    o.items += formatv("{0}{1} for {2}", o.items.empty() ? "" : " + ", item.count, item.what).str();
+    if (!counted(item)) continue;
+    if (!found && running + item.count > limit) o.at = item.loc, found = true;
+    running += item.count;
+  }
+  return o;
+}
+
+bool isTileItem(const ResourceItem &item) { return item.loc.isValid() && item.what.rfind("tile ", 0) == 0; }
+
+} // namespace
+
+bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
+  const Target &t = *m.target;
+  bool ok = true;
+  for (const auto &k : m.kernels) {
+    ResourceEstimate e = estimateResources(*k, t);
+    if (e.archVgprs > t.maxArchVgprs) {
+      // Tiles are what the user can change: count the fixed overhead first and point at the tile that crosses.
+      unsigned tiles = 0;
+      for (const ResourceItem &item : e.vgprItems) tiles += isTileItem(item) ? item.count : 0;
+      Overflow o = overflow(e.vgprItems, e.archVgprs - tiles, t.maxArchVgprs, k->loc, isTileItem);
+      diags.error(o.at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than the {2} a lane can "
+                                "address on {3}: {4}; use fewer or narrower register tiles, or a larger workgroup",
+                                k->name, e.archVgprs, t.maxArchVgprs, t.name, o.items));
+      ok = false;
+      continue;
+    }
+    if (e.agprs > t.maxAgprs) {
+      Overflow o = overflow(e.agprItems, 0, t.maxAgprs, k->loc, [](const ResourceItem &) { return true; });
+      diags.error(o.at, formatv("kernel '{0}' needs {1} AGPRs per lane for its accumulators, more than the {2} a lane "
+                                "has on {3}: {4}; use a smaller accumulator per wave (more waves, or a smaller block)",
+                                k->name, e.agprs, t.maxAgprs, t.name, o.items));
+      ok = false;
+      continue;
+    }
+    if (e.ldsBytes > t.ldsBytesPerCU) {
+      Overflow o = overflow(e.ldsItems, 0, t.ldsBytesPerCU, k->loc, [](const ResourceItem &) { return true; });
+      diags.error(o.at, formatv("kernel '{0}' needs {1} B of LDS per workgroup, more than the {2} B of a CU on {3}: "
+                                "{4}", k->name, e.ldsBytes, t.ldsBytesPerCU, t.name, o.items));
+      ok = false;
+      continue;
+    }
+    // The _unaligned kernel is compiled too: its element paths must fit as well.
+    std::vector<AccessPlan> plans = planAccesses(*k);
+    if (hasUnalignedVariant(plans)) {
+      ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
+      if (u.archVgprs > t.maxArchVgprs) {
+        std::string assumes = assumesRemovingUnaligned(plans);
+        diags.error(k->loc, formatv("kernel '{0}' has a fallback for rows that are not vector aligned, '{1}', which "
+                                    "needs about {2} ArchVGPRs per lane, more than the {3} a lane can address on {4} "
+                                    "({5} of the vector kernel + {6} for the elements of accesses that may cross a row "
+                                    "end); {7}use narrower tiles",
+                                    k->name, unalignedName(*k), u.archVgprs, t.maxArchVgprs, t.name, e.archVgprs,
+                                    u.archVgprs - e.archVgprs,
+                                    assumes.empty() ? "" : assumes + ", or "));
+        ok = false;
+        continue;
+      }
+    }
+    Occupancy o = computeOccupancy(t, e.resources(k->workgroupSize));
+    if (!o.launchable) {
+      llvm::StringRef why = o.derivation.back();
+      why.consume_front("occupancy: 0, ");
+      diags.error(k->loc, formatv("kernel '{0}' cannot launch on {1}: {2} ({3} VGPRs per lane)", k->name, t.name, why,
+                                  o.totalVgprs));
+      ok = false;
+      continue;
+    }
+    if (o.wavesPerSimd == 1) {
+      std::string why = o.derivation.back();
+      diags.warning(k->loc, formatv("kernel '{0}' runs at 1 wave per SIMD ({1}){2}", k->name, why,
+                                    o.hints.empty() ? "" : "; " + o.hints.front()));
+    }
+  }
+  return ok;
+}
