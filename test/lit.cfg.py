@@ -54,6 +54,15 @@ config.substitutions.append(("%emu_cxx",
 if config.have_clang:
     config.available_features.add("clang-gfx942")
 
+# gfx950 assembly through a newer LLVM (scripts/gfx950/gfx950.py; CMake's TILEC_GFX950_ASM says how): the emitted
+# .hip to LLVM IR with clang-19 here, the IR to gfx950 assembly with that LLVM.
+if config.have_clang and config.gfx950_asm:
+    config.available_features.add("gfx950-compiler")
+    gfx950_py = os.path.join(config.tilec_src_root, "scripts", "gfx950", "gfx950.py")
+    config.substitutions.append(("%gfx950_ir",
+        f"{config.python} {gfx950_py} ir --clang {config.clang} --include {runtime_include}"))
+    config.substitutions.append(("%gfx950_asm", f"{config.python} {gfx950_py} asm {config.gfx950_asm}"))
+
 # tilec's in-process device compiler (--emit=asm, --emit=obj, --verify): built when Clang's libraries are installed.
 if config.have_device_compiler:
     config.available_features.add("tilec-device-compiler")

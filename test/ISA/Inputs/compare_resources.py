@@ -3,9 +3,11 @@
 gfx942 assembly's metadata) for every kernel, the _unaligned variants included. LDS bytes must be equal: the model's LDS is exact by construction.
 Registers are estimates: both figures are printed, and the VGPR estimate must lie within [clang / 2, clang * 2].
 
-usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT]
+usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT | --within-both PERCENT] [--occupancy] [--no-scratch]
 With --within, clang's VGPR + AGPR total must not exceed the model's (ArchVGPRs aligned to 4, plus AGPRs) by more
-than PERCENT.
+than PERCENT; with --within-both, the model must also not exceed the compiler's by more than PERCENT. With
+--no-scratch, any scratch (spills) fails. With --occupancy, the model's waves per SIMD must equal the compiler's ("; Occupancy: N" in the kernel
+info the AMDGPU backend prints after each kernel).
 """
 import json
 import re
@@ -20,10 +22,19 @@ def metadata(asm):
             kernels[name.group(1)] = {k: int(v) for k, v in re.findall(
                 r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
                 block)}
+    # The backend's kernel info follows each kernel's ".size NAME, ..." line.
+    name = None
+    for line in asm.splitlines():
+        size = re.match(r"\s+\.size\s+([^,\s]+),", line)
+        if size:
+            name = size.group(1)
+        occupancy = re.match(r"; Occupancy: (\d+)", line)
+        if occupancy and name in kernels:
+            kernels[name]["occupancy"] = int(occupancy.group(1))
     return kernels
 
 
-def main(report_path, asm_path, within=None):
+def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
     failed = False
@@ -51,8 +62,19 @@ def main(report_path, asm_path, within=None):
         if within is not None:
             limit = model_total * (1 + within / 100)
             verdict = "within" if c["vgpr_count"] <= limit else "OVER"
-            print(f"  vgpr+agpr clang {c['vgpr_count']} vs model {model_total}: {verdict} +{within:g}%")
-            failed |= verdict == "OVER"
+            if both and model_total > c["vgpr_count"] * (1 + within / 100):
+                verdict = "MODEL OVER"
+            bound = f"+-{within:g}%" if both else f"+{within:g}%"
+            print(f"  vgpr+agpr clang {c['vgpr_count']} vs model {model_total}: {verdict} {bound}")
+            failed |= verdict != "within"
+        if no_scratch and c["private_segment_fixed_size"]:
+            print(f"  SCRATCH: the compiler spills {c['private_segment_fixed_size']} B per lane")
+            failed = True
+        if occupancy:
+            mine, theirs = k["occupancy"]["waves_per_simd"], c.get("occupancy")
+            verdict = "equal" if mine == theirs else "DIFFERENT"
+            print(f"  occupancy model {mine} compiler {theirs}: {verdict}")
+            failed |= mine != theirs
         if not (c["vgpr_count"] / 2 <= model["vgprs"] + model["agprs"] <= c["vgpr_count"] * 2):
             print("  VGPR estimate off by more than a factor of 2")
             failed = True
@@ -62,8 +84,17 @@ def main(report_path, asm_path, within=None):
 if __name__ == "__main__":
     args = sys.argv[1:]
     within = None
+    occupancy = "--occupancy" in args
+    if occupancy:
+        args.remove("--occupancy")
+    both = "--within-both" in args
+    if both:
+        args[args.index("--within-both")] = "--within"
+    no_scratch = "--no-scratch" in args
+    if no_scratch:
+        args.remove("--no-scratch")
     if "--within" in args:
         i = args.index("--within")
         within = float(args[i + 1])
         del args[i:i + 2]
-    main(args[0], args[1], within)
+    main(args[0], args[1], within, occupancy, both, no_scratch)

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""gfx950 assembly for emitted HIP without an LLVM here that knows gfx950.
+
+LLVM 19, the newest Debian LLVM, has no gfx950. A newer LLVM does (llc 20 or later, or the one Triton bundles). This
+script splits the work in two steps so that the first can run here and the second wherever that LLVM is:
+
+  gfx950.py ir IN.hip -o OUT.ll [--clang CLANG] [--include DIR]...
+      clang-19's gfx942 front end compiles IN.hip to LLVM IR, with gfx950_shim.h (beside this script) turning the
+      gfx950-only MFMA builtins into calls of their LLVM intrinsics; the functions' target-cpu becomes gfx950.
+  gfx950.py asm IN.ll -o OUT.s (--llc LLC | --triton | --cache DIR)
+      --llc LLC    an llc of LLVM 20 or later: LLC -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O3.
+      --triton     the LLVM inside Triton's Python module (no GPU needed).
+      --cache DIR  no compiler here: the assembly is looked up in DIR under a hash of the IR (without the lines that
+                   name the file). When it is missing, the IR is left in DIR as HASH.ll and the command fails saying
+                   so; compile DIR/*.ll where a gfx950 LLVM is (gfx950.py batch --triton DIR/*.ll writes HASH.s
+                   beside each) and copy the .s files back into DIR. The assembly is then the real compiler's for
+                   exactly that IR.
+  gfx950.py batch (--llc LLC | --triton) [--out DIR] IN.ll...
+      asm for many files: IN.s beside each input, or in DIR.
+
+The AMDGPU metadata at the end of each .s (.vgpr_count, .agpr_count, .sgpr_count, .group_segment_fixed_size,
+.private_segment_fixed_size, "; Occupancy: N") reads as for gfx942; test/ISA/Inputs/compare_resources.py compares it
+with tilec's model.
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def to_ir(args):
+    cmd = [args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3",
+           "-include", os.path.join(HERE, "gfx950_shim.h"), "-emit-llvm", "-S", args.input, "-o", "-"]
+    for d in args.include:
+        cmd[1:1] = ["-I", d]
+    ir = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+    with open(args.output, "w") as f:
+        f.write(ir.replace('"target-cpu"="gfx942"', '"target-cpu"="gfx950"'))
+
+
+def ir_key(text):
+    # The module's name, its source file and the HIP compilation unit id depend on where the file was compiled.
+    kept = [l for l in text.splitlines()
+            if not l.startswith(("; ModuleID", "source_filename")) and "__hip_cuid_" not in l]
+    return hashlib.sha256("\n".join(kept).encode()).hexdigest()[:24]
+
+
+def compile_one(ir_path, out_path, llc=None, triton=False):
+    if llc:
+        subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx950", "-O3", ir_path, "-o", out_path],
+                       check=True)
+        return
+    import triton  # noqa: F401  (loads the bundled LLVM)
+    from triton._C.libtriton import llvm
+    llvm.init_targets()
+    asm = llvm.translate_to_asm(open(ir_path).read(), "amdgcn-amd-amdhsa", "gfx950", "", [], False, False)
+    with open(out_path, "w") as f:
+        f.write(asm)
+
+
+def to_asm(args):
+    if args.cache:
+        os.makedirs(args.cache, exist_ok=True)
+        key = ir_key(open(args.input).read())
+        cached = os.path.join(args.cache, key + ".s")
+        if os.path.exists(cached):
+            shutil.copyfile(cached, args.output)
+            return 0
+        shutil.copyfile(args.input, os.path.join(args.cache, key + ".ll"))
+        print(f"gfx950.py: no gfx950 assembly of {args.input} in {args.cache}: its IR is now "
+              f"{os.path.join(args.cache, key + '.ll')}; compile it where a gfx950 LLVM is "
+              f"(gfx950.py batch --triton {args.cache}/*.ll) and copy {key}.s back", file=sys.stderr)
+        return 1
+    compile_one(args.input, args.output, args.llc, args.triton)
+    return 0
+
+
+def batch(args):
+    failed = 0
+    for path in args.inputs:
+        base = re.sub(r"\.ll$", "", os.path.basename(path)) + ".s"
+        out = os.path.join(args.out or os.path.dirname(path) or ".", base)
+        try:
+            compile_one(path, out, args.llc, args.triton)
+            print("ok", path, "->", out)
+        except Exception as e:  # report every file, then fail
+            print("FAIL", path, repr(e)[:2000])
+            failed += 1
+    return 1 if failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    ir = sub.add_parser("ir")
+    ir.add_argument("input")
+    ir.add_argument("-o", dest="output", required=True)
+    ir.add_argument("--clang", default="clang++-19")
+    ir.add_argument("--include", action="append", default=[])
+    for name in ("asm", "batch"):
+        s = sub.add_parser(name)
+        how = s.add_mutually_exclusive_group(required=True)
+        how.add_argument("--llc")
+        how.add_argument("--triton", action="store_true")
+        if name == "asm":
+            how.add_argument("--cache")
+            s.add_argument("input")
+            s.add_argument("-o", dest="output", required=True)
+        else:
+            s.add_argument("--out")
+            s.add_argument("inputs", nargs="+")
+    args = p.parse_args()
+    if args.command == "ir":
+        to_ir(args)
+        return 0
+    return to_asm(args) if args.command == "asm" else batch(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+// gfx950_shim.h: included before an emitted .hip when clang-19 (which knows no gfx950) makes the LLVM IR that a
+// newer LLVM compiles for gfx950 (scripts/gfx950/gfx950.py ir). Each gfx950-only builtin the emitter uses becomes a
+// device function declared with the LLVM intrinsic's name as its assembler name, so the IR calls the intrinsic
+// itself. The operand types are those of the intrinsics (IntrinsicsAMDGPU.td): 8 f16 or bf16 values for A and B,
+// 4 or 16 f32 accumulators, then the cbsz, abid and blgp immediates.
+#pragma once
+
+typedef _Float16 tilec_gfx950_f16x8 __attribute__((ext_vector_type(8)));
+typedef __bf16 tilec_gfx950_bf16x8 __attribute__((ext_vector_type(8)));
+typedef float tilec_gfx950_f32x4 __attribute__((ext_vector_type(4)));
+typedef float tilec_gfx950_f32x16 __attribute__((ext_vector_type(16)));
+
+__device__ tilec_gfx950_f32x4 tilec_gfx950_mfma_f32_16x16x32_f16(tilec_gfx950_f16x8, tilec_gfx950_f16x8,
+                                                                 tilec_gfx950_f32x4, int, int, int)
+    __asm("llvm.amdgcn.mfma.f32.16x16x32.f16");
+__device__ tilec_gfx950_f32x16 tilec_gfx950_mfma_f32_32x32x16_f16(tilec_gfx950_f16x8, tilec_gfx950_f16x8,
+                                                                  tilec_gfx950_f32x16, int, int, int)
+    __asm("llvm.amdgcn.mfma.f32.32x32x16.f16");
+__device__ tilec_gfx950_f32x4 tilec_gfx950_mfma_f32_16x16x32_bf16(tilec_gfx950_bf16x8, tilec_gfx950_bf16x8,
+                                                                  tilec_gfx950_f32x4, int, int, int)
+    __asm("llvm.amdgcn.mfma.f32.16x16x32.bf16");
+__device__ tilec_gfx950_f32x16 tilec_gfx950_mfma_f32_32x32x16_bf16(tilec_gfx950_bf16x8, tilec_gfx950_bf16x8,
+                                                                   tilec_gfx950_f32x16, int, int, int)
+    __asm("llvm.amdgcn.mfma.f32.32x32x16.bf16");
+
+#define __builtin_amdgcn_mfma_f32_16x16x32_f16 tilec_gfx950_mfma_f32_16x16x32_f16
+#define __builtin_amdgcn_mfma_f32_32x32x16_f16 tilec_gfx950_mfma_f32_32x32x16_f16
+#define __builtin_amdgcn_mfma_f32_16x16x32_bf16 tilec_gfx950_mfma_f32_16x16x32_bf16
+#define __builtin_amdgcn_mfma_f32_32x32x16_bf16 tilec_gfx950_mfma_f32_32x32x16_bf16
