@@ -132,10 +132,15 @@ struct Widest {
 };
 
 /// Registers of the element-by-element path of the _unaligned kernel where a vector crosses the end of a row: each
-/// of the vec elements of every access sits in its own register before they are packed.
+/// of the vec elements of every access sits in its own register before they are packed. One-byte elements are the
+/// exception: clang merges each byte into its dword as it arrives (v_perm_b32 / v_lshl_or_b32), so an access needs
+/// one more register per dword, not per byte (measured, VGPR + AGPR of the _unaligned kernel over the vector one:
+/// gemm_i8 +4 with clang-19 for gfx942 and +4 with the gfx950 compiler, gemm_fp8 +0 and +28, where a register per
+/// byte would be +24 and +48).
 unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l) {
   if (k.divisible(t.cols, l.vec)) return 0;
   unsigned packed = registersPerAccess(l.vec, t.dtype);
+  if (sizeOf(t.dtype) == 1) return l.accessesPerLane() * packed;
   return l.vec > packed ? l.accessesPerLane() * (l.vec - packed) : 0;
 }
 
