@@ -6,9 +6,11 @@ script splits the work in two steps so that the first can run here and the secon
 
   gfx950.py ir IN.hip -o OUT.ll [--clang CLANG] [--include DIR]...
       clang-19's gfx942 front end compiles IN.hip to LLVM IR, with gfx950_shim.h (beside this script) turning the
-      gfx950-only MFMA builtins into calls of their LLVM intrinsics; the functions' target-cpu becomes gfx950.
+      gfx950-only MFMA builtins into calls of their LLVM intrinsics; the functions' target-cpu becomes gfx950
+      (with --keep-gfx942 it stays gfx942, to compare the newer LLVM with LLVM 19 on the same code).
   gfx950.py asm IN.ll -o OUT.s (--llc LLC | --triton | --cache DIR)
-      --llc LLC    an llc of LLVM 20 or later: LLC -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O3.
+      --llc LLC    an llc of LLVM 20 or later: LLC -mtriple=amdgcn-amd-amdhsa -mcpu=CPU -O3, CPU the IR's
+                   target-cpu (gfx950, or gfx942 for IR made with --keep-gfx942).
       --triton     the LLVM inside Triton's Python module (no GPU needed).
       --cache DIR  no compiler here: the assembly is looked up in DIR under a hash of the IR (without the lines that
                    name the file). When it is missing, the IR is left in DIR as HASH.ll and the command fails saying
@@ -33,6 +35,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def target_cpu(ir_text):
+    """The processor the IR's functions are for (gfx950 unless they name another)."""
+    m = re.search(r'"target-cpu"="(gfx[0-9a-f]+)"', ir_text)
+    return m.group(1) if m else "gfx950"
+
+
 def to_ir(args):
     cmd = [args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3",
            "-include", os.path.join(HERE, "gfx950_shim.h"), "-emit-llvm", "-S", args.input, "-o", "-"]
@@ -40,7 +48,7 @@ def to_ir(args):
         cmd[1:1] = ["-I", d]
     ir = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
     with open(args.output, "w") as f:
-        f.write(ir.replace('"target-cpu"="gfx942"', '"target-cpu"="gfx950"'))
+        f.write(ir if args.keep_gfx942 else ir.replace('"target-cpu"="gfx942"', '"target-cpu"="gfx950"'))
 
 
 def ir_key(text):
@@ -51,14 +59,16 @@ def ir_key(text):
 
 
 def compile_one(ir_path, out_path, llc=None, triton=False):
+    text = open(ir_path).read()
+    cpu = target_cpu(text)
     if llc:
-        subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx950", "-O3", ir_path, "-o", out_path],
+        subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O3", ir_path, "-o", out_path],
                        check=True)
         return
     import triton  # noqa: F401  (loads the bundled LLVM)
     from triton._C.libtriton import llvm
     llvm.init_targets()
-    asm = llvm.translate_to_asm(open(ir_path).read(), "amdgcn-amd-amdhsa", "gfx950", "", [], False, False)
+    asm = llvm.translate_to_asm(text, "amdgcn-amd-amdhsa", cpu, "", [], False, False)
     with open(out_path, "w") as f:
         f.write(asm)
 
@@ -102,6 +112,8 @@ def main():
     ir.add_argument("-o", dest="output", required=True)
     ir.add_argument("--clang", default="clang++-19")
     ir.add_argument("--include", action="append", default=[])
+    ir.add_argument("--keep-gfx942", action="store_true",
+                    help="leave the IR for gfx942: the newer LLVM then compiles the same code as LLVM 19 does")
     for name in ("asm", "batch"):
         s = sub.add_parser(name)
         how = s.add_mutually_exclusive_group(required=True)
