@@ -47,7 +47,7 @@ callArg       : (IDENT '=')? expr ;
 window        : IDENT '[' expr (',' expr)* ']' ;
 
 expr          : 'load' window ('else' expr)?                          # loadExpr
-              | 'cast' '<' IDENT '>' '(' expr ')'                     # castExpr
+              | 'cast' '<' IDENT (',' IDENT)? '>' '(' expr ')'        # castExpr
               | IDENT '(' (callArg (',' callArg)*)? ')'               # callExpr
               | IDENT '.' IDENT                                       # memberExpr
               | '(' expr ')'                                          # parenExpr

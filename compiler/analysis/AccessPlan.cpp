@@ -30,11 +30,28 @@ void collectValue(const ir::Kernel &k, const ir::Value &v, const ir::Tile *dst, 
   for (const auto &op : v.operands) collectValue(k, *op, dst, out);
 }
 
+/// The loads of an epilogue, in the accumulator's layout: 4 consecutive columns per load, one element per row of a
+/// one-column tensor.
+void collectEpilogue(const ir::Kernel &k, const ir::Value &v, const ir::AccTile &acc, std::vector<AccessPlan> &out) {
+  if (v.kind == ir::Value::Kind::Load && v.acc) {
+    unsigned vec = v.reducedAxis == 1 ? 1 : 4;
+    bool seen = false;
+    for (const AccessPlan &p : out) seen |= p.tensor == v.tensor && p.vec == vec && !p.isStore;
+    if (!seen) {
+      out.push_back({v.tensor, nullptr, &acc, vec, vec * sizeOf(v.tensor->dtype), false,
+                     k.divisible(v.tensor->cols, vec)});
+      out.back().broadcast = v.reducedAxis;
+    }
+  }
+  for (const auto &op : v.operands) collectEpilogue(k, *op, acc, out);
+}
+
 void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> &out) {
   for (const ir::StmtPtr &s : body) {
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) collectValue(k, *a->value, a->dst, out);
     else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
       if (st->value->acc) { // 4 consecutive columns of a row per store, in the (transposed) accumulator layout
+        collectEpilogue(k, *st->value, *st->value->acc, out);
         unsigned vec = 4;
         bool seen = false;
         for (const AccessPlan &p : out) seen |= p.tensor == st->tensor && p.vec == vec && p.isStore;

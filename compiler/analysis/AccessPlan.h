@@ -24,6 +24,8 @@ struct AccessPlan {
   bool isStore;
   bool alignedAtCompileTime; ///< the column extent is known to be a multiple of vec
   unsigned reducedAccesses = 0; ///< the store of a reduced value: accesses of each lane that stores
+  /// A load in an accumulator's C/D layout (viaAcc set) of one row of it (0), one column (1) or its whole window (-1).
+  int broadcast = -1;
 };
 /// Every distinct (tensor, vec, direction) access of a kernel, in program order.
 std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);

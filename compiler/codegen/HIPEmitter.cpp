@@ -280,7 +280,8 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
       loadNames[l] = n;
       std::string r = shared ? "row" : sum({index(*l->row), p.row, step});
       std::string c = shared ? "col" : sum({index(*l->col), p.col});
-      loadAccess(*l, layout, n, r, c, d, /*declare=*/n != (directTarget ? *directTarget : ""));
+      loadAccess(*l, layout.vec, layout.rows, layout.cols, n, r, c, d,
+                 /*declare=*/n != (directTarget ? *directTarget : ""));
     }
     if (!shared && storeRow) {
       line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
@@ -334,6 +335,8 @@ std::string KernelEmitter::address(const Tensor &tensor, const std::string &r, c
   if (r == "row" && !rowSplit.first.empty())
     return formatv("{0} + static_cast<long>({1}) * {3} + static_cast<long>({2}) * {3} + {4}", tensor.name,
                    rowSplit.first, rowSplit.second, extentExpr(tensor.cols), c);
+  if (r == "0") return c == "0" ? tensor.name : tensor.name + " + " + c; // a tensor's only row
+  if (c == "0" && extentExpr(tensor.cols) == "1") return tensor.name + " + " + r; // its only column
   return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
 }
 
@@ -377,6 +380,8 @@ bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsi
     // On the interior path of a K loop the whole block lies inside the grid tensor.
     return interiorBlock || (k.divisible(extent, size) && k.divisible(extent, block));
   }
+  if (origin.kind == Index::Kind::Const) // a literal window inside a literal extent (the row of a [1, N] tensor)
+    return !extent.isSymbol() && origin.value >= 0 && origin.value + size <= extent.value;
   if (origin.kind == Index::Kind::LoopVar) {
     auto it = loopBounds.find(origin.name);
     if (it == loopBounds.end() || !it->second.second) return false;
@@ -440,20 +445,19 @@ void KernelEmitter::vectorAccess(const Tensor &x, const std::string &r, const st
   if (kind == Access::Crossing && !mask.empty()) line(d) << formatv("else {0};\n", elementStmt);
 }
 
-void KernelEmitter::loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
-                               const std::string &c, unsigned d, bool declare) {
+void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsigned cols, const std::string &dst,
+                               const std::string &r, const std::string &c, unsigned d, bool declare) {
   const Tensor &x = *l.tensor;
-  unsigned vec = layout.vec;
   std::string type = vecType(x.dtype, vec);
   Access kind = accessKind(x, *l.col, vec);
-  bool masked = !inBounds(x, r, c, *l.row, *l.col, layout.rows, layout.cols, kind == Access::Crossing ? vec : 0).empty();
+  bool masked = !inBounds(x, r, c, *l.row, *l.col, rows, cols, kind == Access::Crossing ? vec : 0).empty();
   // Masked-off lanes keep zeros, or the load's `else` value.
   std::string fill = l.operands.empty() ? "" : valueExpr(*l.operands[0], 1);
   if (!fill.empty() && (declare || masked))
     line(d) << formatv("{0}{1} = ({2})({3});\n", declare ? type + " " : "", dst, type, fill);
   else if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);
   else if (masked) line(d) << formatv("{0} = {{};\n", dst); // "= T{}" would not parse for T = unsigned char
-  vectorAccess(x, r, c, *l.row, *l.col, layout.rows, layout.cols, vec, kind,
+  vectorAccess(x, r, c, *l.row, *l.col, rows, cols, vec, kind,
                formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
                        address(x, r, c)),
                formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6}{7})", dst, vec, x.name, r, c,
@@ -562,6 +566,10 @@ std::string KernelEmitter::castExpr(const Value &v, unsigned vec) {
     return n == 1 ? formatv("static_cast<{0}>({1})", info(to).cppType, x).str()
                   : formatv("__builtin_convertvector({0}, {1})", x, vecType(to, n)).str();
   };
+  // cast<f16, sat> and cast<bf16, sat>: clamped in f32 to the finite range, then rounded (fp8 always saturates).
+  if (v.saturate && (v.dtype == DType::F16 || v.dtype == DType::BF16))
+    return convert(formatv("tilec::saturate_to<{0}>({1})", info(v.dtype).cppType,
+                           from.dtype == DType::F32 ? e : convert(e, DType::F32)).str(), v.dtype);
   if (isFp8(from.dtype)) {
     e = formatv("tilec::fp8_to_f32<{0}, {1}>({2})", fp8Format(from.dtype, t), n, e);
     return v.dtype == DType::F32 ? e : (isFp8(v.dtype) ? fp8From(e, v.dtype, n) : convert(e, v.dtype));

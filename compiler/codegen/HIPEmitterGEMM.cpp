@@ -1,8 +1,8 @@
 //===- HIPEmitterGEMM.cpp - Writing LDS writes, mma and accumulator stores ---===//
 //
 // The GEMM statements of KernelEmitter: `lds = tile` (vector writes where the stored rows keep them aligned), `acc +=
-// mma(a, b)` (per instruction K step: one LDS read per fragment, one MFMA per block, B's fragment first) and the
-// store of an accumulator (lane l holds rows of each block, 4 consecutive columns per store).
+// mma(a, b)` (per instruction K step: one LDS read per fragment, one MFMA per block, B's fragment first) and the K
+// loop's shapes. The store of an accumulator is in HIPEmitterEpilogue.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
@@ -167,43 +167,6 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
   mmaProducts(m, "", d);
   line(depth) << "}\n";
 }
-
-/// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
-/// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
-void KernelEmitter::accStore(const Store &st, unsigned depth) {
-  const AccTile &a = *st.value->acc;
-  const MFMAInstr &ins = *a.instr;
-  const Tensor &y = *st.tensor;
-  constexpr unsigned kGroup = 4;
-  std::string colInBlock = ins.m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)";
-  markSource(depth, st.loc);
-  line(depth) << "// " << sourceText(st.loc) << "\n";
-  line(depth) << formatv("// Lane l holds row l % {0} of each {0} x {1} block; values e .. e + 3 are its columns {2} "
-                         ".. + 3.\n", ins.m, ins.n,
-                         ins.m == 16 ? "4 * (l / 16) + e" : "8 * (e / 4) + 4 * (l / 32)");
-  if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
-  line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
-  if (a.blocksX() > 1) line(depth + 1) << "#pragma unroll\n";
-  line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
-  unsigned d = depth + 2;
-  if (ins.accPerLane > kGroup) {
-    line(depth + 2) << "#pragma unroll\n";
-    line(depth + 2) << formatv("for (int e = 0; e < {0}; e += {1}) {{\n", ins.accPerLane, kGroup);
-    d = depth + 3;
-  } else {
-    line(depth + 2) << "{\n";
-    line(depth + 3) << "const int e = 0;\n";
-    d = depth + 3;
-  }
-  line(d) << formatv("const int row = {0};\n",
-                     sum({index(*st.row), a.name + "_row", formatv("bi * {0}", ins.m).str(),
-                          formatv("lane % {0}", ins.m).str()}));
-  line(d) << formatv("const int col = {0};\n",
-                     sum({index(*st.col), a.name + "_col", formatv("bj * {0}", ins.n).str(), colInBlock}));
-  storeAccess(y, *st.row, *st.col, kGroup, a.rows, a.cols, valueExpr(*st.value, kGroup, /*top=*/true), d);
-  line(depth + 2) << "}\n";
-}
-
 
 void KernelEmitter::kLoop(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;

@@ -110,6 +110,14 @@ private:
   /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
   /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
   void accStore(const Store &st, unsigned depth);
+  /// The loads of an epilogue of one row ([1, N]) or one column ([M, 1]), each lane's values loaded once into an
+  /// array before the stores (HIPEmitterEpilogue.cpp).
+  void broadcastLoads(const Store &st, const std::vector<const Value *> &loads, unsigned depth);
+  /// The loads of an epilogue in the accumulator's full window, for the 4 values at (row, col).
+  void groupLoads(const Store &st, const std::vector<const Value *> &loads, unsigned depth);
+  /// This lane's row and column of accumulator values e .. e + 3 of block (bi, bj), from window origin (row0, col0).
+  std::string accRow(const AccTile &a, const Index &row0);
+  std::string accCol(const AccTile &a, const Index &col0);
 
   /// s (+)= sum/max/min(value, axis) as its plan (ReducePlan) says: in the lane, across lanes, across waves through
   /// LDS (HIPEmitterReduce.cpp).
@@ -172,8 +180,9 @@ private:
                     unsigned windowRows, unsigned windowCols, unsigned vec, Access kind, const std::string &vectorStmt,
                     const std::string &elementStmt, unsigned d);
 
-  void loadAccess(const Value &l, const Layout &layout, const std::string &dst, const std::string &r,
-                  const std::string &c, unsigned d, bool declare);
+  /// The load `l` of `vec` elements at (r, c) of a window of rows x cols, into `dst` (declared when `declare`).
+  void loadAccess(const Value &l, unsigned vec, unsigned rows, unsigned cols, const std::string &dst,
+                  const std::string &r, const std::string &c, unsigned d, bool declare);
 
   /// The store of `v` (`vec` elements) at (row, col) of a window of windowRows x windowCols; an expression is first
   /// named Y_out.

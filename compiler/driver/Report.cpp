@@ -50,14 +50,25 @@ void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = t
 std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
   unsigned accesses = p.via      ? p.via->layout.accessesPerLane()
-                      : p.viaAcc ? p.viaAcc->registers() / p.vec
+                      : p.viaAcc ? (p.broadcast == 0   ? p.viaAcc->blocksX() * p.viaAcc->instr->accPerLane / 4
+                                    : p.broadcast == 1 ? p.viaAcc->blocksY()
+                                                       : p.viaAcc->registers() / p.vec)
                                  : p.reducedAccesses;
   std::string via = p.via ? " via " + p.via->name : p.viaAcc ? " via " + p.viaAcc->name : "";
   std::string out = formatv("{0} {1}{2}: {3} x {4} B per lane ({5} x {6})\n", p.isStore ? "store" : "load ",
                             p.tensor->name, via, accesses, p.bytes, p.vec, name(p.tensor->dtype));
-  if (p.viaAcc)
+  if (p.viaAcc && p.isStore)
     out += formatv("      the mma issues B's fragment first, so each {0} block holds c transposed: a lane's values are "
                    "rows of c, 4 consecutive columns per store\n", p.viaAcc->instr->name).str();
+  else if (p.viaAcc)
+    out += formatv(p.broadcast == 0   ? "      epilogue operand, one row repeated down the rows of {0}: each lane loads "
+                                        "its 4 columns of each block column and value group once, before the stores "
+                                        "({1} VGPRs)\n"
+                   : p.broadcast == 1 ? "      epilogue operand, one column repeated along the columns of {0}: each "
+                                        "lane loads its row of each block row once, before the stores ({1} VGPRs)\n"
+                                      : "      epilogue operand in the C/D layout of {0}: 4 consecutive columns of a "
+                                        "row per load, each just before the store of the same values\n",
+                   p.viaAcc->name, accesses * ((p.bytes + 3) / 4)).str();
   if (p.vec == 1) return out + "      one element per access\n";
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();

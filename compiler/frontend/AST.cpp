@@ -228,7 +228,7 @@ private:
     }
     case Expr::Kind::Cast: {
       auto &c = cast<CastExpr>(e);
-      os << "Cast " << c.dtype.name;
+      os << "Cast " << c.dtype.name << (c.mode.name.empty() ? "" : ", " + c.mode.name);
       loc(e.range);
       os << "\n";
       expr(*c.operand, depth + 1);

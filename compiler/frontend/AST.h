@@ -99,10 +99,11 @@ struct CallExpr : Expr {
   static bool classof(const Expr *e) { return e->kind == Kind::Call; }
 };
 
-/// `cast<dtype>(operand)`.
+/// `cast<dtype>(operand)` or `cast<dtype, mode>(operand)` (mode `sat`: saturate to the finite range).
 struct CastExpr : Expr {
   CastExpr(SMRange r, Ident d, ExprPtr o) : Expr(Kind::Cast, r), dtype(std::move(d)), operand(std::move(o)) {}
   Ident dtype;
+  Ident mode; ///< empty name when absent
   ExprPtr operand;
   static bool classof(const Expr *e) { return e->kind == Kind::Cast; }
 };

@@ -181,6 +181,18 @@ private:
   /// A reference to a reduced tile.
   Checked reducedValue(const ast::NameExpr &n, ir::ValuePtr v);
 
+  //===--- Epilogues (SemaEpilogue.cpp) ---===//
+
+  /// The first accumulator (with its instruction chosen) that expression `e` names, if any.
+  const ir::AccTile *accumulatorIn(const ast::Expr &e) const;
+  /// A load in the store of an expression of `acc`: in the accumulator's C/D layout, of its whole window, of one row
+  /// ([1, N] tensors) or of one column ([M, 1] tensors).
+  Checked epilogueLoad(const ast::LoadExpr &l, ir::ValuePtr v, const ir::Tensor &tensor, const ir::AccTile &acc);
+  /// The `else` value of a load, checked and appended to `v`'s operands.
+  bool loadFill(const ast::LoadExpr &l, const ir::Tensor &tensor, ir::Value &v);
+  /// Whether the mode of `cast<to, mode>` (if any) applies to a value of `from`.
+  bool castMode(const ast::CastExpr &c, DType to, DType from);
+
   //===--- Warnings ---===//
 
   void linkTiles(const ir::Tile *dst, const ir::Value &v);
@@ -195,6 +207,8 @@ private:
   std::unique_ptr<ir::Kernel> kernel;
   bool workgroupOk = false;
   bool missingTarget = false; ///< checking the value of an assignment to an undeclared name
+  /// Checking the value of a store that names this accumulator: its loads take the accumulator's C/D layout.
+  const ir::AccTile *epilogueAcc = nullptr;
   llvm::StringMap<llvm::SMRange> declared;
   llvm::StringSet<> poisoned, used, assigned, warnedUnassigned;
   std::vector<std::pair<std::string, llvm::SMRange>> unassignedReads;

@@ -393,9 +393,12 @@ private:
     // 'load' window ('else' expr)?
     if (auto *c = dynamic_cast<P::LoadExprContext *>(ctx))
       return std::make_unique<LoadExpr>(r, window(c->window()), c->expr() ? expr(c->expr()) : nullptr);
-    // 'cast' '<' IDENT '>' '(' expr ')'
-    if (auto *c = dynamic_cast<P::CastExprContext *>(ctx))
-      return std::make_unique<CastExpr>(r, ident(c->IDENT()), expr(c->expr()));
+    // 'cast' '<' IDENT (',' IDENT)? '>' '(' expr ')': the dtype, then an optional mode (`sat`)
+    if (auto *c = dynamic_cast<P::CastExprContext *>(ctx)) {
+      auto cast = std::make_unique<CastExpr>(r, ident(c->IDENT(0)), expr(c->expr()));
+      if (c->IDENT().size() > 1) cast->mode = ident(c->IDENT(1));
+      return cast;
+    }
     // IDENT '(' (callArg (',' callArg)*)? ')'; callArg : (IDENT '=')? expr
     if (auto *c = dynamic_cast<P::CallExprContext *>(ctx)) {
       std::vector<ExprPtr> args;

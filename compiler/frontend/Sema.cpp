@@ -300,7 +300,10 @@ ir::StmtPtr KernelSema::store(const ast::StoreStmt &s) {
   const ir::Tensor *tensor = nullptr;
   ir::IndexPtr row, col;
   bool windowOk = window(s.window, tensor, row, col);
+  // An epilogue: loads in the value take the layout of the accumulator it names.
+  epilogueAcc = accumulatorIn(*s.value);
   Checked v = checkValue(*s.value, nullptr);
+  epilogueAcc = nullptr;
   if (!windowOk || !v) return nullptr;
   if (!v.value->isTile) {
     diags.error(s.value->range, "a store needs a tile value; this expression is the same for every element");

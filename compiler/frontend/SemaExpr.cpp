@@ -184,6 +184,7 @@ bool KernelSema::coerce(ir::Value &v, DType dt) {
   }
   if (v.kind == ir::Value::Kind::Binary && !operatorFits(v.op, dt, *v.operands[1], v.loc)) return false;
   if (v.kind == ir::Value::Kind::Unary && ir::isElementFunction(v.op) && v.op != ir::ValueOp::Abs &&
+      v.op != ir::ValueOp::Relu &&
       !info(dt).isFloat) {
     diags.error(v.loc, formatv("{0} needs a floating-point operand, but this literal expression is used as {1}",
                                spelling(v.op), name(dt)));
@@ -326,7 +327,9 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     Checked o = checkValue(*c.operand, context);
     if (!dt || !o || !notPredicate(o, c.operand->range)) return {};
     if (o.untyped && !coerce(*o.value, info(*dt).hasArithmetic ? *dt : DType::F32)) return {};
+    if (!castMode(c, *dt, o.value->dtype)) return {};
     v->kind = ir::Value::Kind::Cast;
+    v->saturate = !c.mode.name.empty();
     v->dtype = *dt;
     v->isTile = o.value->isTile;
     v->layout = o.value->layout;
@@ -339,6 +342,7 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     auto &l = cast<ast::LoadExpr>(e);
     const ir::Tensor *tensor = nullptr;
     if (!window(l.window, tensor, v->row, v->col)) return {};
+    if (!context && epilogueAcc) return epilogueLoad(l, std::move(v), *tensor, *epilogueAcc);
     if (!context) {
       if (!missingTarget)
         diags.error(e.range, "a load needs a register tile to land in; assign it to a tile first, e.g. "
@@ -357,19 +361,7 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
                                    name(tensor->dtype).front() == 'b' ? "a" : "an"));
       return {};
     }
-    if (l.fill) {
-      Checked fill = checkValue(*l.fill, nullptr);
-      if (!fill || !notPredicate(fill, l.fill->range)) return {};
-      if (fill.value->isTile) {
-        diags.error(l.fill->range, "the value after 'else' fills every element outside the tensor; it must be the "
-                                   "same for every element (a literal or a scalar)");
-        return {};
-      }
-      if (!fitInto(fill, tensor->dtype, nullptr, formatv("a load of {0} tensor '{1}'", name(tensor->dtype),
-                                                         tensor->name).str(), l.fill->range))
-        return {};
-      v->operands.push_back(std::move(fill.value));
-    }
+    if (!loadFill(l, *tensor, *v)) return {};
     const_cast<ir::Tensor *>(tensor)->isRead = true;
     v->kind = ir::Value::Kind::Load;
     v->tensor = tensor;
@@ -455,15 +447,17 @@ Checked KernelSema::call(const ast::CallExpr &c, const Layout *context) {
   }
   static const std::pair<llvm::StringRef, ir::ValueOp> functions[] = {
       {"exp", ir::ValueOp::Exp},   {"exp2", ir::ValueOp::Exp2},   {"log", ir::ValueOp::Log},
-      {"sqrt", ir::ValueOp::Sqrt}, {"rsqrt", ir::ValueOp::Rsqrt}, {"abs", ir::ValueOp::Abs}};
+      {"sqrt", ir::ValueOp::Sqrt}, {"rsqrt", ir::ValueOp::Rsqrt}, {"abs", ir::ValueOp::Abs},
+      {"relu", ir::ValueOp::Relu}, {"gelu", ir::ValueOp::Gelu},   {"silu", ir::ValueOp::Silu}};
   for (auto [fname, op] : functions)
     if (f == fname) return elementFunction(c, op, context);
   if (f == "select") return select(c, context);
   if (f != "max" && f != "min") {
     diags.error(c.callee.range,
-                formatv("unknown function '{0}'; element functions are max, min, exp, exp2, log, sqrt, rsqrt, abs and "
-                        "select, reductions sum, max and min with an axis{1}",
-                        f, suggest(f, {"max", "min", "exp", "exp2", "log", "sqrt", "rsqrt", "abs", "select", "sum"})));
+                formatv("unknown function '{0}'; element functions are max, min, exp, exp2, log, sqrt, rsqrt, abs, "
+                        "relu, gelu, silu and select, reductions sum, max and min with an axis{1}",
+                        f, suggest(f, {"max", "min", "exp", "exp2", "log", "sqrt", "rsqrt", "abs", "relu", "gelu",
+                                       "silu", "select", "sum"})));
     return {};
   }
   for (const ast::Ident &n : c.argNames)

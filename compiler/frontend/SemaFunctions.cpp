@@ -1,6 +1,6 @@
 //===- SemaFunctions.cpp - Element functions, comparisons and select --------===//
 //
-// exp, exp2, log, sqrt, rsqrt and abs of an element value; comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`), which give a
+// exp, exp2, log, sqrt, rsqrt, abs and the activations relu, gelu, silu of an element value; comparisons (`<`, `<=`, `>`, `>=`, `==`, `!=`), which give a
 // predicate; and select(c, a, b), the only place a predicate may go. The functions keep their operand's dtype,
 // distribution and (for a reduced value) its collapsed axis; what each computes on the device, and how precisely, is
 // in docs/language.md ("Element functions").
@@ -39,7 +39,7 @@ Checked KernelSema::elementFunction(const ast::CallExpr &c, ir::ValueOp op, cons
       diags.error(c.args[0]->range, formatv("{0} has no arithmetic; convert with cast<f32>(...) first", in.name));
       return {};
     }
-    if (op != ir::ValueOp::Abs && !in.isFloat) {
+    if (op != ir::ValueOp::Abs && op != ir::ValueOp::Relu && !in.isFloat) {
       diags.error(c.args[0]->range, formatv("{0} needs a floating-point operand; {1} has the integer dtype {2}; "
                                             "convert with cast<f32>(...)", f, describe(*o.value), in.name));
       return {};

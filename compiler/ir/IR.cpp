@@ -25,6 +25,9 @@ llvm::StringRef ir::spelling(ValueOp op) {
   case ValueOp::Sqrt: return "sqrt";
   case ValueOp::Rsqrt: return "rsqrt";
   case ValueOp::Abs: return "abs";
+  case ValueOp::Relu: return "relu";
+  case ValueOp::Gelu: return "gelu";
+  case ValueOp::Silu: return "silu";
   case ValueOp::Lt: return "<";
   case ValueOp::Le: return "<=";
   case ValueOp::Gt: return ">";
@@ -265,6 +268,9 @@ private:
     case Value::Kind::Load:
       os << "load ";
       window(*v.tensor, *v.row, *v.col);
+      if (v.acc)
+        os << " in %" << v.acc->name << "'s C/D layout"
+           << (v.reducedAxis == 0 ? ", one row down its rows" : v.reducedAxis == 1 ? ", one column along its columns" : "");
       if (!v.operands.empty()) {
         os << " else ";
         value(*v.operands[0]);
@@ -300,7 +306,7 @@ private:
       os << ")";
       return;
     case Value::Kind::Cast:
-      os << "cast<" << name(v.dtype) << ">(";
+      os << "cast<" << name(v.dtype) << (v.saturate ? ", sat" : "") << ">(";
       value(*v.operands[0]);
       os << ")";
       return;

@@ -149,10 +149,11 @@ using IndexPtr = std::unique_ptr<Index>;
 enum class ValueOp {
   Neg, Add, Sub, Mul, Div, Rem, Max, Min,
   Exp, Exp2, Log, Sqrt, Rsqrt, Abs, ///< element functions (Unary)
+  Relu, Gelu, Silu,                 ///< activations, also element functions (Unary)
   Lt, Le, Gt, Ge, Eq, Ne,           ///< comparisons (Binary): a predicate, only the condition of a Select
 };
 llvm::StringRef spelling(ValueOp op);
-inline bool isElementFunction(ValueOp op) { return op >= ValueOp::Exp && op <= ValueOp::Abs; }
+inline bool isElementFunction(ValueOp op) { return op >= ValueOp::Exp && op <= ValueOp::Silu; }
 inline bool isComparison(ValueOp op) { return op >= ValueOp::Lt && op <= ValueOp::Ne; }
 
 /// A tile of one column ([rows, 1]) or one row ([1, cols]) that holds a reduction of a register tile along its
@@ -188,7 +189,10 @@ struct Value {
   const Tile *tile = nullptr;   ///< TileRef
   const ReducedTile *reduced = nullptr; ///< ReducedRef
   /// With a layout: the value is distributed as `layout` with this axis collapsed (a reduced value); -1 for a tile.
+  /// A Load in an accumulator's C/D layout (acc set, no layout): 0 for a window of one row ([1, cols], the same
+  /// values down the accumulator's rows), 1 for one column ([rows, 1], along its columns), -1 for the full window.
   int reducedAxis = -1;
+  bool saturate = false;        ///< Cast: `cast<T, sat>`: values beyond T's finite range become its largest finite
   bool predicate = false;       ///< a comparison (dtype is its operands'), or a Select's condition
   const Scalar *scalar = nullptr; ///< ScalarRef
   double constant = 0;          ///< Const

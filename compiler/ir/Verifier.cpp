@@ -169,6 +169,9 @@ private:
       if (!v.tensor || !v.row || !v.col || v.dtype != v.tensor->dtype || v.operands.size() > 1 ||
           (!v.operands.empty() && v.operands[0]->isTile))
         return fail(v.loc, "malformed load");
+      // A load lands in a register tile's distribution or in an accumulator's C/D layout, not both.
+      if ((v.acc != nullptr) == (v.layout != nullptr) || (!v.acc && v.reducedAxis != -1))
+        return fail(v.loc, "load without one distribution");
       index(*v.row);
       index(*v.col);
       return;

@@ -186,5 +186,7 @@ inline int ds_bpermute(std::uint32_t addr, std::uint32_t src, const char *file, 
 #define __builtin_amdgcn_logf(x) (std::log2(static_cast<float>(x)))
 #define __builtin_amdgcn_sqrtf(x) (std::sqrt(static_cast<float>(x)))
 #define __builtin_amdgcn_rsqf(x) (1.0f / std::sqrt(static_cast<float>(x)))
+// v_rcp_f32 (1 / x), for the activations' sigmoid.
+#define __builtin_amdgcn_rcpf(x) (1.0f / static_cast<float>(x))
 
 #endif // TILEC_EMULATOR_CROSSLANE_H

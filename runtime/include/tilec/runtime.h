@@ -271,6 +271,55 @@ template <typename V> TILEC_DEVICE V abs(V v) {
   });
 }
 
+//===--- Activations ---===//
+// relu(x) = x < 0 ? 0 : x (NaN and -0 pass through). gelu is the tanh approximation, 0.5 x (1 + tanh(sqrt(2 / pi)
+// (x + 0.044715 x^3))) = x * sigmoid(2 u) with u the tanh argument, and silu(x) = x * sigmoid(x); each sigmoid is
+// 1 / (1 + 2^(-t log2 e)): one v_exp_f32 and one v_rcp_f32 per f32 element. f16 and bf16 values are computed in f32
+// and rounded back once. Precision: docs/language.md.
+
+namespace detail {
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
+/// 1 / (1 + 2^-t2), t2 = t log2 e: large t2 gives 1, very negative t2 gives 2^-t2 = inf and 0.
+TILEC_DEVICE float sigmoid_log2e(float t2) { return __builtin_amdgcn_rcpf(1.0f + __builtin_amdgcn_exp2f(-t2)); }
+template <typename T> TILEC_DEVICE float gelu_f32(T v) {
+  const float x = static_cast<float>(v);
+  // 2 u log2 e = x (2.302208198 + 0.10294324 x^2), u = sqrt(2 / pi) (x + 0.044715 x^3).
+  return x * sigmoid_log2e(x * (2.30220819814432f + 0.102943239580024f * x * x));
+}
+template <typename T> TILEC_DEVICE float silu_f32(T v) {
+  const float x = static_cast<float>(v);
+  return x * sigmoid_log2e(x * 1.44269504088896340736f); // log2(e)
+}
+#endif
+} // namespace detail
+
+template <typename V> TILEC_DEVICE V relu(V v) {
+  return detail::map(v, [](auto x) -> decltype(x) {
+    typedef decltype(x) T;
+    if constexpr (std::is_integral_v<T>) return x < 0 ? T(0) : x;
+    else return static_cast<float>(x) < 0.0f ? static_cast<T>(0.0f) : x;
+  });
+}
+#if defined(__HIP__) || defined(TILEC_EMULATOR)
+template <typename V> TILEC_DEVICE V gelu(V v) { return detail::map(v, [](auto x) { return detail::gelu_f32(x); }); }
+template <typename V> TILEC_DEVICE V silu(V v) { return detail::map(v, [](auto x) { return detail::silu_f32(x); }); }
+#endif
+
+//===--- Saturation: cast<T, sat> ---===//
+
+/// The largest finite value of the narrow float type T (f16: 65504; bf16: 0x1.fep127 = 3.3895314e38).
+template <typename T> constexpr float finite_max();
+template <> constexpr float finite_max<_Float16>() { return 65504.0f; }
+template <> constexpr float finite_max<__bf16>() { return 3.38953138925153547590e38f; }
+/// f32 values (a scalar or a vector) clamped to T's finite range, so that rounding them to T gives no infinity:
+/// beyond +-finite_max<T>, and +-inf, become +-finite_max<T>; NaN stays NaN.
+template <typename T, typename V> TILEC_DEVICE V saturate_to(V v) {
+  return detail::map(v, [](float x) {
+    constexpr float m = finite_max<T>();
+    return x != x ? x : __builtin_fminf(__builtin_fmaxf(x, -m), m);
+  });
+}
+
 /// Element by element c ? a : b (c a comparison: a bool, or a vector of 0 / -1).
 template <typename C, typename V> TILEC_DEVICE V select(C c, V a, V b) {
   if constexpr (detail::Lanes<V>::n == 1) {
