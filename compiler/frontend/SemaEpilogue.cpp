@@ -88,19 +88,23 @@ Checked KernelSema::epilogueLoad(const ast::LoadExpr &l, ir::ValuePtr v, const i
     if (isBlockWindow(w)) {
       diags.error(w.range, formatv("tensor '{0}' has 1 {1}: in the epilogue of acc {2} its {1} is repeated {3} "
                                    "(a {4} window), so {0}[block] ({5} x {6}) does not fit; write {7}",
-                                   tensor.name, what, acc.name, row ? "down c's rows" : "along c's columns",
+                                   tensor.name, what, acc.name,
+                                   formatv(row ? "down the rows of {0}" : "along the columns of {0}", acc.name).str(),
                                    row ? formatv("1 x {0}", acc.cols).str() : formatv("{0} x 1", acc.rows).str(),
                                    kernel->gridTileRows, kernel->gridTileCols, example));
       return false;
     }
     const ir::Index &i = row ? *v->row : *v->col;
     if (constantValue(i) != std::optional<int64_t>(0)) {
+      std::optional<int64_t> at = constantValue(i);
       diags.error(i.loc, formatv("tensor '{0}' has 1 {1}: in the epilogue of acc {2} that {1} is repeated {3}, so "
-                                 "the window's {1} index is 0, not an index that can be {4}; write {5}",
+                                 "the window starts at {1} 0, the tensor's only one, {4}; write {5}",
                                  tensor.name, what, acc.name,
                                  row ? formatv("down the {0} rows of {1}", acc.rows, acc.name).str()
                                      : formatv("along the {0} columns of {1}", acc.cols, acc.name).str(),
-                                 constantValue(i) ? std::to_string(*constantValue(i)) : "anything", example));
+                                 at ? formatv("not at {0} {1} (past the tensor's 1 {0})", what, *at).str()
+                                    : std::string("not at an index that moves with the block or a loop"),
+                                 example));
       return false;
     }
     return true;

@@ -261,7 +261,12 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
   if (!lhs.untyped && !rhs.untyped) {
     if ((l.acc && r.layout) || (l.layout && r.acc) || (l.acc && r.acc && !sameAcc(*l.acc, *r.acc))) {
       diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} and {2} (an accumulator "
-                                   "keeps its MFMA C/D layout)", shown, describe(l), describe(r)));
+                                   "keeps its MFMA C/D layout{3})", shown, describe(l), describe(r),
+                                   (l.layout && l.kind == ir::Value::Kind::TileRef) ||
+                                           (r.layout && r.kind == ir::Value::Kind::TileRef)
+                                       ? "; a tensor combined with an accumulator is loaded in the store itself, "
+                                         "e.g. 'c + load X[block]', where the load takes the accumulator's layout"
+                                       : ""));
       return {};
     }
     if (l.layout && r.layout && !l.layout->sameMapping(*r.layout)) {
