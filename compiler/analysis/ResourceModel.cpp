@@ -70,12 +70,16 @@ unsigned held(const ir::Value &v, unsigned vec) {
   // gfx942 has no bf16 arithmetic: clang-19 widens the operands to f32, computes and rounds back (seed 1:
   // y = cast<i8>(x * alpha) on bf16 tiles of vec 8, clang 14 VGPRs, 10 without these 4).
   if ((v.kind == K::Unary || v.kind == K::Binary) && v.dtype == DType::BF16) own = std::max(own, vec);
+  // gelu and silu read their operand twice (x * sigmoid(f(x))): the sigmoid of each element needs its own f32
+  // register beside x and the result (y = cast<f16, sat>(gelu(x) + relu(x)) on f32 tiles of vec 4: clang-19 30 VGPRs,
+  // 25 without these 4).
+  unsigned sigmoid = v.kind == K::Unary && (v.op == ir::ValueOp::Gelu || v.op == ir::ValueOp::Silu) ? vec : 0;
   // The result may take the registers of an operand it consumes: a register tile's access, or the result of a
   // computed operand (cast<i32>(max(x, z)) converts max's result in place: clang-19 needs nothing beyond x and z).
   for (const auto &op : v.operands)
     if (op->isTile && op->kind != K::AccRef)
       reused = std::max(reused, registersPerAccess(vec, op->dtype));
-  return own > reused ? own - reused : 0;
+  return (own > reused ? own - reused : 0) + sigmoid;
 }
 
 /// Whether `v` encodes fp8/bf8 (in software, from f32).
@@ -339,13 +343,44 @@ std::vector<const ir::Tile *> livePeak(const ir::Kernel &k) {
   return best;
 }
 
-/// The ArchVGPRs of the epilogues that compute on an accumulator before storing it: its values + 8.
+/// VGPRs of the operands of an epilogue (loads in an accumulator's C/D layout, HIPEmitterEpilogue.cpp). One row
+/// ([1, N]) is loaded once per lane before the stores and stays live through them: a vector of 4 per block column and
+/// group of 4 values (gemm_bias_relu_f16: 2 x 4 x f32x4 = 32); one column
+/// ([M, 1]) one value per block row. A full window is loaded group by group, just before each store: clang-19 keeps
+/// about one group's vector (gemm_alpha_beta_f16, 16 loads of f16x4: 92 ArchVGPRs, not the 64 + 8 + 32 of all).
+unsigned epilogueOperands(const ir::Value &v) {
+  unsigned n = 0;
+  if (v.kind == ir::Value::Kind::Load && v.acc) {
+    const ir::AccTile &a = *v.acc;
+    unsigned vector = (4 * sizeOf(v.dtype) + 3) / 4;
+    n = v.reducedAxis == 0   ? a.blocksX() * (a.instr->accPerLane / 4) * vector
+        : v.reducedAxis == 1 ? a.blocksY() * ((sizeOf(v.dtype) + 3) / 4)
+                             : vector;
+  }
+  for (const auto &op : v.operands) n += epilogueOperands(*op);
+  return n;
+}
+
+/// The largest epilogueOperands of the kernel's accumulator stores.
+unsigned mostEpilogueOperands(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const ir::StmtPtr &s : k.body)
+    if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && st->value->acc && st->value->acc->instr)
+      most = std::max(most, epilogueOperands(*st->value));
+  return most;
+}
+
+/// The ArchVGPRs of the epilogues that compute on an accumulator before storing it: its values + 8; with operands,
+/// + their registers + 4, the group's f32 result, which no longer fits in the operands' registers
+/// (gemm_bias_relu_f16: 64 + 8 + 32 + 4 = 108 ArchVGPRs, clang-19 108, 2 waves per SIMD).
 unsigned epilogueFloor(const ir::Kernel &k) {
   unsigned most = 0;
   for (const ir::StmtPtr &s : k.body)
     if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && st->value->acc && st->value->acc->instr &&
-                                                       st->value->kind != ir::Value::Kind::AccRef)
-      most = std::max(most, st->value->acc->registers() + 8);
+                                                       st->value->kind != ir::Value::Kind::AccRef) {
+      unsigned operands = epilogueOperands(*st->value);
+      most = std::max(most, st->value->acc->registers() + 8 + (operands ? operands + 4 : 0));
+    }
   return most;
 }
 
@@ -482,14 +517,23 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // Only where the accumulators live in AGPRs: for workgroups of more than 4 waves (2 or more per SIMD, so at most
   // 256 registers per lane) clang-19 keeps them in ArchVGPRs from the start (every such GEMM of seed 1: no AGPRs),
   // and the epilogue computes them in place.
-  unsigned epilogue = 0;
-  if (k.workgroupSize <= 4 * t.waveSize) {
+  // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
+  // ArchVGPRs (more than 4 waves) only the K loop's registers, dead by then, can hold them.
+  unsigned epilogue = 0, operands = mostEpilogueOperands(k);
+  bool inAgprs = k.workgroupSize <= 4 * t.waveSize;
+  if (inAgprs) {
     epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
     if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  } else {
+    epilogue = operands ? operands + 12 : 0;
   }
   if (epilogue > e.archVgprs)
-    vgpr(formatv("accumulator values computed in the epilogue ({0} with addressing, beyond the {1} above)", epilogue,
-                 e.archVgprs),
+    vgpr(inAgprs ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
+                           epilogue,
+                           operands ? formatv(" and {0} of epilogue operands", operands).str() : std::string(),
+                           e.archVgprs).str()
+                 : formatv("epilogue operands beside the accumulator values ({0} with addressing, beyond the {1} "
+                           "above)", epilogue, e.archVgprs).str(),
          epilogue - e.archVgprs);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;
