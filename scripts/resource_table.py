@@ -6,8 +6,8 @@ usage: resource_table.py BUILD_DIR [--gfx950-asm "--cache DIR" | "--triton" | "-
                          [--examples DIR]
 With --newer-gfx942, the gfx942 code is also compiled by the newer LLVM (rows "gfx942 new"), to tell a difference of
 LLVM versions from one of targets.
-The VGPR column is the unified file: ArchVGPRs aligned to 4, plus AGPRs; "ok" means within 10% either way (or 8
-registers), and equal waves per SIMD.
+The VGPR column is the unified file: ArchVGPRs aligned to 4, plus AGPRs; "ok" means within 10% either way, equal
+waves per SIMD and no scratch.
 """
 import argparse
 import glob
@@ -57,7 +57,7 @@ def rows(tilec, example, label, asm_options, work):
         for kk in [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else []):
             c = asm[kk["name"]]
             m, theirs = model_total(kk["resources"]), c["vgpr_count"]
-            close = theirs <= max(m * 1.1, m + 8) and m <= max(theirs * 1.1, theirs + 8)
+            close = theirs <= m * 1.1 and m <= theirs * 1.1
             same = kk["occupancy"]["waves_per_simd"] == c.get("occupancy")
             out.append((kk["name"], label, m, theirs, c["private_segment_fixed_size"],
                         kk["occupancy"]["waves_per_simd"], c.get("occupancy"), close and same))
