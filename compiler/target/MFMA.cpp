@@ -40,6 +40,25 @@ const MFMAInstr kTable[] = {
 };
 // clang-format on
 
+// docs/mx.md: codes from LLVM's tests and AMD's CDNA4 blog, dwords from LLVM's verifier, K chunks from the layouts.
+// clang-format off
+const MXFormatInfo kMXFormats[] = {
+  // format         name   code bits dwords kChunk
+  {MXFormat::FP8, "fp8", 0,   8,   8,     16},
+  {MXFormat::BF8, "bf8", 1,   8,   8,     16},
+  {MXFormat::FP6, "fp6", 2,   6,   6,      0},
+  {MXFormat::BF6, "bf6", 3,   6,   6,      0},
+  {MXFormat::FP4, "fp4", 4,   4,   4,     32},
+};
+
+// Cycles: 16x16x128 is 65536 FLOP per SIMD; at 16 cycles MI355X peaks at MXFP4's 10.1 PFLOP/s, at 32 at MXFP8's 5.0.
+const ScaledMFMAInstr kScaledTable[] = {
+  // name                                builtin                                             intrinsic                                      m   n    k  kpl acc cyc  archs    C/D
+  {"v_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4", 16, 16, 128, 32,  4, 16, kGfx950, "tilec::f32x4"},
+  {"v_mfma_scale_f32_32x32x64_f8f6f4",  "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4",  "llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4",  32, 32,  64, 32, 16, 32, kGfx950, "tilec::f32x16"},
+};
+// clang-format on
+
 } // namespace
 
 llvm::ArrayRef<MFMAInstr> tilec::allMFMA() { return kTable; }
@@ -97,3 +116,31 @@ const MFMAInstr *tilec::chooseMFMA(const Target &target, DType a, DType b, DType
   }
   return best;
 }
+
+llvm::ArrayRef<MXFormatInfo> tilec::allMXFormats() { return kMXFormats; }
+
+const MXFormatInfo &tilec::info(MXFormat format) { return kMXFormats[static_cast<int>(format)]; }
+
+llvm::ArrayRef<ScaledMFMAInstr> tilec::allScaledMFMA() { return kScaledTable; }
+
+const ScaledMFMAInstr *tilec::lookupScaledMFMA(llvm::StringRef name) {
+  for (const ScaledMFMAInstr &i : kScaledTable)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+unsigned tilec::scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b) {
+  bool eightBit = info(a).bits == 8 || info(b).bits == 8;
+  return eightBit ? 2 * ins.cycles : ins.cycles;
+}
+
+std::optional<LaneSlot> tilec::laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i,
+                                                   unsigned k) {
+  unsigned chunk = info(format).kChunk;
+  if (chunk == 0) return std::nullopt;
+  // K is cut in chunks; chunk c goes to lane group c % G, in the lane's (c / G)-th run of `chunk` values.
+  unsigned c = k / chunk, groups = ins.kGroups();
+  return LaneSlot{i + ins.m * (c % groups), chunk * (c / groups) + k % chunk};
+}
+
+unsigned tilec::laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block) { return i + ins.m * block; }

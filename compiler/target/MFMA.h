@@ -70,6 +70,56 @@ const MFMAInstr &transposedMFMA(const MFMAInstr &ins, const Target &target);
 const MFMAInstr *chooseMFMA(const Target &target, DType a, DType b, DType acc, unsigned waveM, unsigned waveN,
                             unsigned kStep, unsigned aRowBytes = 0, unsigned bRowBytes = 0);
 
+//===--- Scaled MFMA with microscaling (MX) formats (gfx950; docs/mx.md) ---===//
+
+/// The element formats of the scaled MFMAs' A and B operands, in the order of their cbsz/blgp codes.
+enum class MXFormat { FP8, BF8, FP6, BF6, FP4 };
+
+/// Static facts about one MX element format.
+struct MXFormatInfo {
+  MXFormat format;
+  llvm::StringRef name; ///< tilec's dtype name (fp8/bf8 are the OCP E4M3/E5M2 on gfx950)
+  unsigned code;        ///< the cbsz (A) / blgp (B) value that selects it
+  unsigned bits;        ///< width of one element
+  unsigned dwords;      ///< operand VGPRs per lane (32 elements)
+  /// Consecutive K values a lane holds together: 16 for the 8-bit formats (two chunks per lane), 32 for fp4 (one);
+  /// 0 for fp6/bf6, whose operand layout is not established.
+  unsigned kChunk;
+};
+
+/// One scaled MFMA: D (m x n, f32) += (A scaled) x (B scaled), one E8M0 scale per 32 K values of each row of A and
+/// each column of B. Every lane holds 32 K values of A and of B and passes one 32-bit scale register for each.
+struct ScaledMFMAInstr {
+  llvm::StringRef name;      ///< ISA mnemonic
+  llvm::StringRef builtin;   ///< clang builtin (ROCm 7 clang; clang-19 does not have it)
+  llvm::StringRef intrinsic; ///< the LLVM intrinsic, before its overload suffix (.v8i32.v8i32 etc.)
+  unsigned m, n, k;
+  unsigned kPerLane;         ///< A (and B) values per lane
+  unsigned accPerLane;       ///< C/D values per lane
+  unsigned cycles;           ///< issue cycles with fp4/fp6 operands; an fp8/bf8 operand doubles them (scaledCycles)
+  unsigned archs;            ///< bit set of Arch
+  llvm::StringRef accType;   ///< C++ type of C/D
+  static constexpr unsigned kBlock = 32; ///< K values that share one scale
+
+  bool availableOn(const Target &t) const { return archs & static_cast<unsigned>(t.arch); }
+  unsigned kGroups() const { return 64 / m; }
+};
+
+llvm::ArrayRef<MXFormatInfo> allMXFormats();
+const MXFormatInfo &info(MXFormat format);
+/// The scaled instructions (kept apart from allMFMA(): they take scales, so `mfma auto` and the plain mma never
+/// pick them).
+llvm::ArrayRef<ScaledMFMAInstr> allScaledMFMA();
+/// The scaled instruction with this mnemonic, or nullptr.
+const ScaledMFMAInstr *lookupScaledMFMA(llvm::StringRef name);
+/// Issue cycles for these operand formats: the table's figure, twice that when A or B is fp8/bf8.
+unsigned scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b);
+/// A[i][k] (or B[k][j] with j for i) in `format`: fp4: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
+/// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for fp6/bf6 (not established).
+std::optional<LaneSlot> laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i, unsigned k);
+/// The lane whose scale register holds the scale of row i of A (column i of B) for K block `block`: i + m * block.
+unsigned laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block);
+
 } // namespace tilec
 
 #endif

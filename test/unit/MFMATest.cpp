@@ -11,6 +11,7 @@
 #include "target/Target.h"
 #include <gtest/gtest.h>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -201,7 +202,9 @@ TEST(MFMATest, Lookup) {
   EXPECT_EQ(lookupMFMA("__builtin_amdgcn_mfma_f32_32x32x8f16"), nullptr) << "builtins are not mnemonics";
   EXPECT_EQ(lookupMFMA("V_MFMA_F32_32X32X8_F16"), nullptr);
   EXPECT_EQ(lookupMFMA("v_mfma_f32_32x32x8f16"), nullptr);
-  EXPECT_EQ(lookupMFMA("v_mfma_scale_f32_16x16x128_f8f6f4"), nullptr) << "not in tilec's table";
+  EXPECT_EQ(lookupMFMA("v_mfma_scale_f32_16x16x128_f8f6f4"), nullptr) << "scaled: in the scaled table only";
+  EXPECT_NE(lookupScaledMFMA("v_mfma_scale_f32_16x16x128_f8f6f4"), nullptr);
+  EXPECT_EQ(lookupScaledMFMA("v_mfma_f32_32x32x8_f16"), nullptr);
   EXPECT_EQ(lookupMFMA(""), nullptr);
 }
 
@@ -329,5 +332,130 @@ TEST(MFMATest, EmulatorAgreesWithTable) {
         EXPECT_EQ(emu::mfma_slot_d(*e, i, j).lane, laneOfD(*ins, i, j).lane);
         EXPECT_EQ(emu::mfma_slot_d(*e, i, j).elem, laneOfD(*ins, i, j).elem);
       }
+  }
+}
+
+//===--- The scaled MX instructions (docs/mx.md, typed in again) ---===//
+
+TEST(MFMATest, ScaledTableMatchesDocs) {
+  struct ScaledFact {
+    const char *name, *builtin, *intrinsic;
+    unsigned m, n, k, kPerLane, accPerLane, cyclesF4;
+    const char *accType;
+  };
+  // clang-format off
+  const ScaledFact facts[] = {
+    {"v_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4", 16, 16, 128, 32,  4, 16, "tilec::f32x4"},
+    {"v_mfma_scale_f32_32x32x64_f8f6f4",  "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4",  "llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4",  32, 32,  64, 32, 16, 32, "tilec::f32x16"},
+  };
+  // clang-format on
+  ASSERT_EQ(allScaledMFMA().size(), std::size(facts));
+  for (const ScaledFact &f : facts) {
+    SCOPED_TRACE(f.name);
+    const ScaledMFMAInstr *ins = lookupScaledMFMA(f.name);
+    ASSERT_NE(ins, nullptr);
+    EXPECT_EQ(ins->builtin, f.builtin);
+    EXPECT_EQ(ins->intrinsic, f.intrinsic);
+    EXPECT_EQ(ins->m, f.m);
+    EXPECT_EQ(ins->n, f.n);
+    EXPECT_EQ(ins->k, f.k);
+    EXPECT_EQ(ins->kPerLane, f.kPerLane);
+    EXPECT_EQ(ins->accPerLane, f.accPerLane);
+    EXPECT_EQ(ins->accType, f.accType);
+    EXPECT_EQ(f.m * f.k / 64, f.kPerLane) << "64 lanes hold A once";
+    EXPECT_EQ(f.m * f.n / 64, f.accPerLane);
+    EXPECT_FALSE(ins->availableOn(gfx942()));
+    EXPECT_TRUE(ins->availableOn(gfx950()));
+    // 16 / 32 cycles with fp4 or fp6 operands, twice that when either is 8-bit.
+    EXPECT_EQ(scaledCycles(*ins, MXFormat::FP4, MXFormat::FP4), f.cyclesF4);
+    EXPECT_EQ(scaledCycles(*ins, MXFormat::FP6, MXFormat::BF6), f.cyclesF4);
+    EXPECT_EQ(scaledCycles(*ins, MXFormat::FP8, MXFormat::FP4), 2 * f.cyclesF4);
+    EXPECT_EQ(scaledCycles(*ins, MXFormat::FP4, MXFormat::BF8), 2 * f.cyclesF4);
+  }
+  // Format codes and operand dwords: LLVM's verifier and tests (0 fp8 8, 1 bf8 8, 2 fp6 6, 3 bf6 6, 4 fp4 4).
+  const std::pair<const char *, unsigned> formats[] = {{"fp8", 8}, {"bf8", 8}, {"fp6", 6}, {"bf6", 6}, {"fp4", 4}};
+  ASSERT_EQ(allMXFormats().size(), std::size(formats));
+  for (unsigned code = 0; code < std::size(formats); ++code) {
+    const MXFormatInfo &fi = info(static_cast<MXFormat>(code));
+    EXPECT_EQ(fi.name, formats[code].first);
+    EXPECT_EQ(fi.code, code);
+    EXPECT_EQ(fi.dwords, formats[code].second);
+    EXPECT_EQ(32 * fi.bits / 32, fi.dwords) << "32 elements of `bits` fill `dwords` 32-bit registers";
+  }
+}
+
+TEST(MFMATest, ScaledLayoutsPartitionTheOperands) {
+  for (const ScaledMFMAInstr &ins : allScaledMFMA())
+    for (MXFormat f : {MXFormat::FP8, MXFormat::BF8, MXFormat::FP4}) {
+      SCOPED_TRACE(std::string(ins.name) + " " + info(f).name.str());
+      std::set<std::pair<unsigned, unsigned>> slots;
+      for (unsigned i = 0; i < ins.m; ++i)
+        for (unsigned k = 0; k < ins.k; ++k) {
+          std::optional<LaneSlot> s = laneOfScaledOperand(ins, f, i, k);
+          ASSERT_TRUE(s);
+          EXPECT_LT(s->lane, 64u);
+          EXPECT_LT(s->elem, ins.kPerLane);
+          EXPECT_EQ(s->lane % ins.m, i) << "a lane holds one row";
+          EXPECT_TRUE(slots.insert({s->lane, s->elem}).second);
+        }
+      EXPECT_EQ(slots.size(), 64u * ins.kPerLane);
+    }
+  const ScaledMFMAInstr &s32 = *lookupScaledMFMA("v_mfma_scale_f32_32x32x64_f8f6f4");
+  const ScaledMFMAInstr &s16 = *lookupScaledMFMA("v_mfma_scale_f32_16x16x128_f8f6f4");
+  // AMD's 32x32x64 fp8 example: lane 0 holds K 0..15 then 32..47, lane 32 K 16..31 then 48..63.
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 0, 15)->lane, 0u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 0, 16)->lane, 32u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 0, 16)->elem, 0u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 0, 40)->lane, 0u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 0, 40)->elem, 24u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 5, 63)->lane, 37u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP8, 5, 63)->elem, 31u);
+  // fp4: 32 consecutive K values per lane.
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP4, 3, 31)->lane, 3u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP4, 3, 32)->lane, 35u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP4, 3, 100)->lane, 51u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP4, 3, 100)->elem, 4u);
+  // 16x16x128 fp8: groups at K 0, 16, 32, 48, second halves at K + 64.
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 50)->lane, 50u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 50)->elem, 2u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 66)->lane, 2u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 66)->elem, 18u);
+  // fp6 / bf6: not established.
+  EXPECT_FALSE(laneOfScaledOperand(s16, MXFormat::FP6, 0, 0));
+  EXPECT_FALSE(laneOfScaledOperand(s32, MXFormat::BF6, 0, 0));
+  // Scales: row i, block b in lane i + M * b.
+  EXPECT_EQ(laneOfScale(s16, 7, 3), 55u);
+  EXPECT_EQ(laneOfScale(s32, 31, 1), 63u);
+}
+
+TEST(MFMATest, EmulatorAgreesWithScaledTable) {
+  ASSERT_EQ(std::size(emu::kAllMx), allScaledMFMA().size());
+  for (const emu::MxInstr *e : emu::kAllMx) {
+    SCOPED_TRACE(e->name);
+    const ScaledMFMAInstr *ins = lookupScaledMFMA(e->name);
+    ASSERT_NE(ins, nullptr);
+    EXPECT_EQ(ins->builtin, e->builtin);
+    EXPECT_EQ(ins->m, e->m);
+    EXPECT_EQ(ins->n, e->n);
+    EXPECT_EQ(ins->k, e->k);
+    EXPECT_EQ(ins->kPerLane, e->kPerLane);
+    EXPECT_EQ(ins->accPerLane, e->accPerLane);
+    for (const MXFormatInfo &fi : allMXFormats()) {
+      const emu::MxFormatInfo &ef = emu::mx_info(static_cast<emu::MxFormat>(fi.code));
+      EXPECT_EQ(fi.name, ef.name);
+      EXPECT_EQ(fi.bits, ef.bits);
+      EXPECT_EQ(fi.dwords, ef.dwords);
+      EXPECT_EQ(fi.kChunk != 0, ef.layoutEstablished);
+      if (!fi.kChunk) continue;
+      for (unsigned i = 0; i < e->m; ++i)
+        for (unsigned k = 0; k < e->k; ++k) {
+          emu::MfmaSlot es = emu::mx_slot(*e, ef.format, i, k);
+          LaneSlot cs = *laneOfScaledOperand(*ins, fi.format, i, k);
+          EXPECT_EQ(es.lane, cs.lane);
+          EXPECT_EQ(es.elem, cs.elem);
+        }
+    }
+    for (unsigned i = 0; i < e->m; ++i)
+      for (unsigned b = 0; b < e->k / 32; ++b) EXPECT_EQ(emu::mx_scale_lane(*e, i, b), laneOfScale(*ins, i, b));
   }
 }

@@ -23,7 +23,7 @@
 //   - cbsz, abid and blgp must be 0 (tilec never emits the broadcast and lane-permutation forms); anything else is
 //     reported and fails the launch.
 // The gfx950-only builtins (the K32/K16 f16 and bf16 forms) exist only when the file defines TILEC_ARCH_GFX950, as a
-// gfx942 compiler rejects them.
+// gfx942 compiler rejects them. The scaled MX forms are in tilec/emulator_mx.h (included at the end).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_EMULATOR_MFMA_H
@@ -267,5 +267,8 @@ MfmaResult<Acc> mfma(const MfmaInstr &ins, const Operand &a, const Operand &b, c
 #define __builtin_amdgcn_mfma_f32_32x32x16_bf16(a, b, c, cbsz, abid, blgp)     TILEC_EMU_MFMA(f32_32x32x16_bf16,    ::tilec::bf16x8, ::tilec::f32x16, a, b, c, cbsz, abid, blgp)
 #endif
 // clang-format on
+
+// gfx950's scaled MFMAs with microscaling formats: their own header, built on the pieces above.
+#include "tilec/emulator_mx.h"
 
 #endif // TILEC_EMULATOR_MFMA_H
