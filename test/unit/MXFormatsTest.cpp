@@ -107,7 +107,8 @@ TEST(MXFormatsTest, HandCheckedValues) {
   EXPECT_EQ(decode_mx(0x1F, MxFormat::BF6), 28.0);
   EXPECT_EQ(decode_mx(0x04, MxFormat::BF6), 0.25);
   EXPECT_EQ(decode_mx(0x01, MxFormat::BF6), 0.0625);
-  EXPECT_EQ(decode_mx(0x2E, MxFormat::BF6), -12.0);
+  EXPECT_EQ(decode_mx(0x3A, MxFormat::BF6), -12.0); // 1 110 10: -(1 + 2/4) x 2^(6 - 3)
+  EXPECT_EQ(decode_mx(0x2E, MxFormat::BF6), -1.5);  // 1 011 10: -(1 + 2/4) x 2^(3 - 3)
   for (unsigned c = 0; c < 64; ++c) {
     EXPECT_TRUE(std::isfinite(decode_mx(c, MxFormat::FP6)));
     EXPECT_TRUE(std::isfinite(decode_mx(c, MxFormat::BF6)));
@@ -141,8 +142,14 @@ TEST(MXFormatsTest, HandCheckedValues) {
 
 //===--- The scaled product ---===//
 
-typedef float Acc4 __attribute__((ext_vector_type(4)));
-typedef float Acc16 __attribute__((ext_vector_type(16)));
+/// C/D of one lane (the unit tests are compiled by GCC, which has no ext_vector_type).
+template <unsigned N> struct AccOf {
+  float v[N];
+  float &operator[](unsigned i) { return v[i]; }
+  const float &operator[](unsigned i) const { return v[i]; }
+};
+using Acc4 = AccOf<4>;
+using Acc16 = AccOf<16>;
 
 /// One instruction's logical operands: codes of A (m x k), B (k x n), scale bytes (m x blocks, n x blocks), C.
 struct Problem {
