@@ -63,6 +63,16 @@ std::unique_ptr<ir::AccTile> sema::makeAcc(const ast::AccDecl &decl, DType dtype
   }
   if (decl.mfma.name == "auto") return ok ? std::move(a) : nullptr; // chosen by the first mma
   const MFMAInstr *ins = named;
+  if (const ScaledMFMAInstr *scaled = ins ? nullptr : lookupScaledMFMA(decl.mfma.name)) {
+    diags.error(decl.mfma.range,
+                formatv("{0} multiplies block-scaled MX operands (one E8M0 scale per {1} K values of each row of A "
+                        "and column of B); tilec's mma has no scaled form yet (docs/mx.md){2}",
+                        scaled->name, ScaledMFMAInstr::kBlock,
+                        scaled->availableOn(target)
+                            ? std::string()
+                            : formatv(", and it is a gfx950 instruction: {0} has none", target.name).str()));
+    return nullptr;
+  }
   if (!ins) {
     diags.error(decl.mfma.range, formatv("unknown MFMA instruction '{0}'; on {1}: {2}", decl.mfma.name, target.name,
                                          mfmaNamesFor(target)));

@@ -156,7 +156,8 @@ template <typename Acc> void mx_compute(const void *op, const void *const in[], 
       for (unsigned blk = 0; blk < blocks; ++blk) {
         double dot = 0; // products of at most 4-bit significands: exact; the sum is double's
         for (unsigned k = 32 * blk; k < 32 * blk + 32; ++k) dot += a[i * ins.k + k] * b[j * ins.k + k];
-        sum += sa[i * blocks + blk] * sb[j * blocks + blk] * dot; // powers of two: exact unless the range of double is left
+        // Scales are powers of two: exact unless the product leaves double's range.
+        sum += sa[i * blocks + blk] * sb[j * blocks + blk] * dot;
       }
       (*static_cast<Acc *>(out[s.lane]))[s.elem] = static_cast<float>(sum);
     }

@@ -60,7 +60,8 @@ __global__ void mx_gemm(const unsigned char *A, const unsigned char *B, const un
                         const unsigned char *SB, float *D, int m, int n, int k) {
   constexpr int K = M == 16 ? 128 : 64; // the instruction's K
   const int lane = int(__builtin_amdgcn_workitem_id_x()) % 64;
-  const int blockRow = int(__builtin_amdgcn_workgroup_id_y()) * M, blockCol = int(__builtin_amdgcn_workgroup_id_x()) * M;
+  const int blockRow = int(__builtin_amdgcn_workgroup_id_y()) * M;
+  const int blockCol = int(__builtin_amdgcn_workgroup_id_x()) * M;
   const int r = lane % M, g = lane / M;
   typename Acc<M>::type acc = {};
   // K loop: one scaled MFMA per K step; its scale block for this lane is (k0 / 32 + g).
