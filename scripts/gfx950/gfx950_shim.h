@@ -2,13 +2,16 @@
 // newer LLVM compiles for gfx950 (scripts/gfx950/gfx950.py ir). Each gfx950-only builtin the emitter uses becomes a
 // device function declared with the LLVM intrinsic's name as its assembler name, so the IR calls the intrinsic
 // itself. The operand types are those of the intrinsics (IntrinsicsAMDGPU.td): 8 f16 or bf16 values for A and B,
-// 4 or 16 f32 accumulators, then the cbsz, abid and blgp immediates.
+// 4 or 16 f32 accumulators, then the cbsz, abid and blgp immediates. The scaled MX forms (docs/mx.md) take 8 x i32 A
+// and B (the intrinsic is overloaded on their types; 8 dwords are accepted for every format), the accumulators, then
+// cbsz (A's format), blgp (B's format), opsel_a, scale_a, opsel_b, scale_b.
 #pragma once
 
 typedef _Float16 tilec_gfx950_f16x8 __attribute__((ext_vector_type(8)));
 typedef __bf16 tilec_gfx950_bf16x8 __attribute__((ext_vector_type(8)));
 typedef float tilec_gfx950_f32x4 __attribute__((ext_vector_type(4)));
 typedef float tilec_gfx950_f32x16 __attribute__((ext_vector_type(16)));
+typedef int tilec_gfx950_i32x8 __attribute__((ext_vector_type(8)));
 
 __device__ tilec_gfx950_f32x4 tilec_gfx950_mfma_f32_16x16x32_f16(tilec_gfx950_f16x8, tilec_gfx950_f16x8,
                                                                  tilec_gfx950_f32x4, int, int, int)
@@ -22,8 +25,18 @@ __device__ tilec_gfx950_f32x4 tilec_gfx950_mfma_f32_16x16x32_bf16(tilec_gfx950_b
 __device__ tilec_gfx950_f32x16 tilec_gfx950_mfma_f32_32x32x16_bf16(tilec_gfx950_bf16x8, tilec_gfx950_bf16x8,
                                                                    tilec_gfx950_f32x16, int, int, int)
     __asm("llvm.amdgcn.mfma.f32.32x32x16.bf16");
+__device__ tilec_gfx950_f32x4 tilec_gfx950_mfma_scale_f32_16x16x128_f8f6f4(tilec_gfx950_i32x8, tilec_gfx950_i32x8,
+                                                                          tilec_gfx950_f32x4, int, int, int, int, int,
+                                                                          int)
+    __asm("llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4.v8i32.v8i32");
+__device__ tilec_gfx950_f32x16 tilec_gfx950_mfma_scale_f32_32x32x64_f8f6f4(tilec_gfx950_i32x8, tilec_gfx950_i32x8,
+                                                                          tilec_gfx950_f32x16, int, int, int, int, int,
+                                                                          int)
+    __asm("llvm.amdgcn.mfma.scale.f32.32x32x64.f8f6f4.v8i32.v8i32");
 
 #define __builtin_amdgcn_mfma_f32_16x16x32_f16 tilec_gfx950_mfma_f32_16x16x32_f16
 #define __builtin_amdgcn_mfma_f32_32x32x16_f16 tilec_gfx950_mfma_f32_32x32x16_f16
 #define __builtin_amdgcn_mfma_f32_16x16x32_bf16 tilec_gfx950_mfma_f32_16x16x32_bf16
 #define __builtin_amdgcn_mfma_f32_32x32x16_bf16 tilec_gfx950_mfma_f32_32x32x16_bf16
+#define __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4 tilec_gfx950_mfma_scale_f32_16x16x128_f8f6f4
+#define __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4 tilec_gfx950_mfma_scale_f32_32x32x64_f8f6f4
