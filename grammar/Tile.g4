@@ -13,11 +13,13 @@ targetDecl    : 'target' IDENT ';' ;
 kernelDecl    : 'kernel' IDENT '(' paramList? ')' '{' stmt* '}' ;
 paramList     : param (',' param)* ;
 param         : IDENT ':' paramType ;
-paramType     : 'global' IDENT '[' dimList ']'                        # tensorType
+paramType     : 'global' IDENT '[' dimList ']' strideSpec?            # tensorType
               | IDENT                                                 # scalarType
               ;
 dimList       : dim (',' dim)* ;
 dim           : IDENT | INT ;
+// `stride lda`: the distance in elements between the starts of consecutive rows (BLAS's leading dimension).
+strideSpec    : 'stride' dim ;
 
 stmt          : 'workgroup' INT ';'                                   # workgroupStmt
               | 'grid' 'over' IDENT 'tile' shape ';'                  # gridStmt

@@ -11,6 +11,12 @@ using llvm::formatv;
 
 namespace {
 
+/// Whether every row of `t` is known to start on a boundary of `vec` elements and hold whole vectors: its width and
+/// its row stride (when it has one) are multiples of vec.
+bool rowsAligned(const ir::Kernel &k, const ir::Tensor &t, unsigned vec) {
+  return k.divisible(t.cols, vec) && (!t.stride || k.divisible(*t.stride, vec));
+}
+
 const ir::Tile *tileOf(const ir::Value &v) {
   if (v.tile) return v.tile;
   for (const auto &op : v.operands)
@@ -22,7 +28,7 @@ void add(const ir::Kernel &k, const ir::Tensor *t, const Layout &l, const ir::Ti
          std::vector<AccessPlan> &out) {
   for (const AccessPlan &p : out)
     if (p.tensor == t && p.vec == l.vec && p.isStore == store) return;
-  out.push_back({t, via, nullptr, l.vec, l.vec * sizeOf(t->dtype), store, k.divisible(t->cols, l.vec)});
+  out.push_back({t, via, nullptr, l.vec, l.vec * sizeOf(t->dtype), store, rowsAligned(k, *t, l.vec)});
 }
 
 void collectValue(const ir::Kernel &k, const ir::Value &v, const ir::Tile *dst, std::vector<AccessPlan> &out) {
@@ -57,7 +63,7 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
         for (const AccessPlan &p : out) seen |= p.tensor == st->tensor && p.vec == vec && p.isStore;
         if (!seen)
           out.push_back({st->tensor, nullptr, st->value->acc, vec, vec * sizeOf(st->tensor->dtype), true,
-                         k.divisible(st->tensor->cols, vec)});
+                         rowsAligned(k, *st->tensor, vec)});
         continue;
       }
       collectValue(k, *st->value, tileOf(*st->value), out);
@@ -123,6 +129,7 @@ std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
       return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && d.tensor->cols.text() == c.tensor->cols.text();
     });
     if (!implied) addOnce(parts, formatv("{0} % {1} == 0", c.tensor->cols.text(), c.vec));
+    if (c.tensor->stride) addOnce(parts, formatv("{0} % {1} == 0", c.tensor->stride->text(), c.vec));
   }
   // Each tensor's base pointer, aligned to its widest access.
   for (const AlignmentCheck &c : checks) {
@@ -139,12 +146,13 @@ std::string tilec::assumesRemovingUnaligned(const std::vector<AccessPlan> &plans
   std::vector<std::string> parts;
   for (const AlignmentCheck &c : checks) {
     if (!c.rows) continue;
-    if (!c.tensor->cols.isSymbol()) return "";
+    if (!c.tensor->cols.isSymbol() || (c.tensor->stride && !c.tensor->stride->isSymbol())) return "";
     // "assume N % 4 == 0" goes when "assume N % 16 == 0" is there.
     bool implied = llvm::any_of(checks, [&](const AlignmentCheck &d) {
       return d.rows && d.vec > c.vec && d.vec % c.vec == 0 && d.tensor->cols.text() == c.tensor->cols.text();
     });
     if (!implied) addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->cols.symbol, c.vec));
+    if (c.tensor->stride) addOnce(parts, formatv("'assume {0} % {1} == 0;'", c.tensor->stride->symbol, c.vec));
   }
   if (parts.empty()) return "";
   return listed(parts) + (parts.size() == 1 ? " removes the fallback" : " remove the fallback");

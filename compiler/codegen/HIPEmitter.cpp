@@ -105,13 +105,15 @@ bool KernelEmitter::usesIdentifier(llvm::StringRef code, llvm::StringRef id) {
 }
 
 void KernelEmitter::signatureComment() {
-  os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4} x {5} block of {6}.\n", k.name,
-                k.workgroupSize, k.waves(t), k.waves(t) == 1 ? "" : "s", k.gridTileRows, k.gridTileCols,
-                k.gridTensor->name);
+  os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4}{5}.\n", k.name, k.workgroupSize,
+                k.waves(t), k.waves(t) == 1 ? "" : "s", blockText(), k.batched ? " of each matrix" : "");
   for (const auto &tile : k.tiles) {
     const Layout &l = tile->layout;
-    os << formatv("//   tile {0}: {1}[{2}, {3}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access{10}\n",
-                  tile->name, name(tile->dtype), l.rows, l.cols, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
+    os << formatv("//   tile {0}: {1}[{2}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access{10}\n",
+                  tile->name, name(tile->dtype),
+                  l.oneD ? formatv("{0}] viewed as [{1}, {2}", l.rows * l.cols, l.rows, l.cols).str()
+                         : formatv("{0}, {1}", l.rows, l.cols).str(),
+                  0, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
                   l.rowsPerLane, l.bytesPerAccess(), tile->used ? "" : " (never used: not declared below)");
   }
 }
@@ -140,11 +142,11 @@ void KernelEmitter::prologue() {
   } else {
     line(1) << "const int lane = tid;\n";
   }
-  line(1) << formatv("// Origin of this workgroup's {0} x {1} block of {2}.\n", k.gridTileRows, k.gridTileCols,
-                     k.gridTensor->name);
-  line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
+  line(1) << formatv("// Origin of this workgroup's {0}.\n", blockText());
+  if (k.gridTensor->rank != 1) // a 1-D grid has one row of workgroups
+    line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
   line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
-
+  if (k.batched) batchPrologue();
 
   if (llvm::any_of(k.tiles, [](const auto &tile) { return tile->used; }))
     line(1) << "// Register tiles: element i is this lane's i-th access.\n";
@@ -187,6 +189,20 @@ void KernelEmitter::prologue() {
   }
 }
 
+std::string KernelEmitter::blockText() const {
+  if (k.gridTensor->rank == 1) return formatv("{0} elements of {1}", k.gridTileCols, k.gridTensor->name);
+  return formatv("{0} x {1} block of {2}", k.gridTileRows, k.gridTileCols, k.gridTensor->name);
+}
+
+void KernelEmitter::batchPrologue() {
+  line(1) << "// This workgroup's matrix of the batch (workgroup id z): every 3-D tensor is read and written there.\n";
+  line(1) << "const int block_batch = __builtin_amdgcn_workgroup_id_z();\n";
+  for (const auto &tensor : k.tensors)
+    if (tensor->rank == 3)
+      line(1) << formatv("{0} += static_cast<long>(block_batch) * {1} * {2};  // matrices of {1} x {2} elements\n",
+                         tensor->name, extentExpr(tensor->rows), extentExpr(tensor->rowStride()));
+}
+
 /// The lane position of distribution `l`, declared on first use and named after `tileName`.
 const LanePosition &KernelEmitter::lanePosition(const Layout &l, const std::string &tileName,
                                                 const std::string &tiles) {
@@ -224,7 +240,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
     if (st.value->reducedAxis != -1) return reducedStore(st, depth);
     const Layout &l = *st.value->layout;
     accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
-      storeAccess(*st.tensor, *st.row, *st.col, l.vec, l.rows, l.cols, v, d);
+      storeAccess(*st.tensor, *st.row, *st.col, l.vec, windowRows(l), windowCols(l), v, d);
     }, st.row.get(), st.col.get());
     return;
   }
@@ -265,7 +281,12 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
     // Every load and the store of one statement share the window origin when they share it in the source.
     bool shared = true;
     for (const Value *l : loads) shared &= sameIndex(*l->row, *row0) && sameIndex(*l->col, *col0);
-    if (shared) {
+    flatAccess = layout.oneD;
+    // A 1-D tile: row r of its view is elements r * cols .. of the window, all in the one row of a 1-D tensor.
+    std::string flatCol = layout.oneD ? term("(" + sum({p.row, step}) + ")", layout.cols) : "";
+    if (shared && layout.oneD) {
+      line(d) << formatv("const int col = {0};  // element index\n", sum({index(*col0), flatCol, p.col}));
+    } else if (shared) {
       // A row origin of loads that moves with a loop: its product with the row pitch is its own term of the address,
       // which clang turns into a pointer increment per iteration instead of a 64-bit multiply per access.
       bool split = !storeRow && movesWithLoop(*row0);
@@ -278,25 +299,26 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
       // A plain `t = load X[...]` lands in the tile itself; loads inside an expression get a named temporary.
       std::string n = &value == l && directTarget ? *directTarget : uniqueLoadName(l->tensor->name);
       loadNames[l] = n;
-      std::string r = shared ? "row" : sum({index(*l->row), p.row, step});
-      std::string c = shared ? "col" : sum({index(*l->col), p.col});
-      loadAccess(*l, layout.vec, layout.rows, layout.cols, n, r, c, d,
+      std::string r = layout.oneD ? "0" : shared ? "row" : sum({index(*l->row), p.row, step});
+      std::string c = shared ? "col" : sum({index(*l->col), flatCol, p.col});
+      loadAccess(*l, layout.vec, windowRows(layout), windowCols(layout), n, r, c, d,
                  /*declare=*/n != (directTarget ? *directTarget : ""));
     }
     if (!shared && storeRow) {
-      line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
-      line(d) << formatv("const int col = {0};\n", sum({index(*storeCol), p.col}));
+      if (!layout.oneD) line(d) << formatv("const int row = {0};\n", sum({index(*storeRow), p.row, step}));
+      line(d) << formatv("const int col = {0};\n", sum({index(*storeCol), flatCol, p.col}));
     }
   }
   if (!(directTarget && value.kind == Value::Kind::Load)) body(d, valueExpr(value, layout.vec, /*top=*/true));
   rowSplit = {};
+  flatAccess = false;
   line(depth) << "}\n";
 }
 
 bool KernelEmitter::rowInMasks(const std::vector<const Value *> &loads, const Layout &layout) {
   for (const Value *l : loads) {
     Access kind = accessKind(*l->tensor, *l->col, layout.vec);
-    std::string mask = inBounds(*l->tensor, "row", "col", *l->row, *l->col, layout.rows, layout.cols,
+    std::string mask = inBounds(*l->tensor, "row", "col", *l->row, *l->col, windowRows(layout), windowCols(layout),
                                 kind == Access::Crossing ? layout.vec : 0);
     if (usesIdentifier(mask, "row") || (kind == Access::Crossing && !mask.empty())) return true;
   }
@@ -332,12 +354,15 @@ KernelEmitter::Access KernelEmitter::accessKind(const Tensor &tensor, const Inde
 }
 
 std::string KernelEmitter::address(const Tensor &tensor, const std::string &r, const std::string &c) {
+  if (tensor.rank == 1) return tensor.name + " + " + c;
+  // Rows are the row stride apart: the width, or the `stride` the tensor was declared with.
+  std::string pitch = extentExpr(tensor.rowStride());
   if (r == "row" && !rowSplit.first.empty())
     return formatv("{0} + static_cast<long>({1}) * {3} + static_cast<long>({2}) * {3} + {4}", tensor.name,
-                   rowSplit.first, rowSplit.second, extentExpr(tensor.cols), c);
+                   rowSplit.first, rowSplit.second, pitch, c);
   if (r == "0") return c == "0" ? tensor.name : tensor.name + " + " + c; // a tensor's only row
-  if (c == "0" && extentExpr(tensor.cols) == "1") return tensor.name + " + " + r; // its only column
-  return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, extentExpr(tensor.cols), c);
+  if (c == "0" && !tensor.stride && extentExpr(tensor.cols) == "1") return tensor.name + " + " + r; // its only column
+  return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, pitch, c);
 }
 
 bool KernelEmitter::movesWithLoop(const Index &i) {
@@ -351,8 +376,9 @@ std::string KernelEmitter::inBounds(const Tensor &tensor, const std::string &r, 
                                     const Index &row0, const Index &col0, unsigned windowRows, unsigned windowCols,
                                     unsigned vecEnd) {
   std::vector<std::string> terms;
-  if (!nonNegative(row0)) terms.push_back(r + " >= 0");
-  if (!windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
+  // A 1-D tensor has one row, and its windows start in it.
+  if (tensor.rank != 1 && !nonNegative(row0)) terms.push_back(r + " >= 0");
+  if (tensor.rank != 1 && !windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))
     terms.push_back(formatv("{0} < {1}", r, extentExpr(tensor.rows)));
   if (!nonNegative(col0)) terms.push_back(c + " >= 0");
   if (!windowInside(col0, tensor.cols, windowCols, /*isRow=*/false))
@@ -397,7 +423,9 @@ bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsi
     return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
   (void)isRow;
-  return false;
+  // A literal origin in a literal extent (the row 0 of a 1-D tensor's one row).
+  return origin.kind == Index::Kind::Const && !extent.isSymbol() && origin.value >= 0 &&
+         origin.value + size <= extent.value;
 }
 
 void KernelEmitter::enterLoop(const For &f) {
@@ -460,8 +488,8 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
   vectorAccess(x, r, c, *l.row, *l.col, rows, cols, vec, kind,
                formatv("{0} = tilec::global_load{1}<{2}>({3})", dst, kind == Access::Aligned ? "" : "_unaligned", type,
                        address(x, r, c)),
-               formatv("{0} = tilec::load_elements<{1}>({2}, {3}, {4}, {5}, {6}{7})", dst, vec, x.name, r, c,
-                       extentExpr(x.rows), extentExpr(x.cols), fill.empty() ? "" : ", " + fill),
+               formatv("{0} = tilec::load_elements{1}<{2}>({3}, {4}, {5}, {6}{7})", dst, x.stride ? "_strided" : "",
+                       vec, x.name, r, c, elementBounds(x), fill.empty() ? "" : ", " + fill),
                d);
 }
 
@@ -475,18 +503,19 @@ void KernelEmitter::storeAccess(const Tensor &y, const Index &row0, const Index 
     value = y.name + "_out";
   }
   Access kind = accessKind(y, col0, vec);
-  vectorAccess(y, "row", "col", row0, col0, windowRows, windowCols, vec, kind,
+  std::string r = flatAccess ? "0" : "row";
+  vectorAccess(y, r, "col", row0, col0, windowRows, windowCols, vec, kind,
                formatv("tilec::global_store{0}<{1}>({2}, {3})", kind == Access::Aligned ? "" : "_unaligned", type,
-                       address(y, "row", "col"), value),
-               formatv("tilec::store_elements<{0}>({1}, row, col, {2}, {3}, {4})", vec, y.name, extentExpr(y.rows),
-                       extentExpr(y.cols), value),
+                       address(y, r, "col"), value),
+               formatv("tilec::store_elements{0}<{1}>({2}, {3}, col, {4}, {5})", y.stride ? "_strided" : "", vec,
+                       y.name, r, elementBounds(y), value),
                d);
 }
 
 std::string KernelEmitter::index(const Index &i) {
   switch (i.kind) {
   case Index::Kind::Const: return std::to_string(i.value);
-  case Index::Kind::BlockRow: return "block_row";
+  case Index::Kind::BlockRow: return k.gridTensor->rank == 1 ? "0" : "block_row"; // a 1-D grid has one row
   case Index::Kind::BlockCol: return "block_col";
   case Index::Kind::LoopVar: {
     auto shifted = loopVarText.find(i.name);

@@ -64,6 +64,10 @@ private:
   void params(bool forLauncher, const std::string *body = nullptr);
 
   void prologue();
+  /// block_batch, and each 3-D tensor's pointer moved to the workgroup's matrix.
+  void batchPrologue();
+  /// "64 x 64 block of Y", or "1024 elements of X" for a 1-D grid tensor.
+  std::string blockText() const;
 
   /// The lane position of distribution `l`, declared on first use and named after `tileName`.
   const LanePosition &lanePosition(const Layout &l, const std::string &tileName, const std::string &tiles = "");
@@ -153,6 +157,13 @@ private:
   Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const;
 
   std::string address(const Tensor &tensor, const std::string &r, const std::string &c);
+  /// The bounds the element path checks: "rows, cols", and the row stride for a tensor declared with one.
+  static std::string elementBounds(const Tensor &x) {
+    return extentExpr(x.rows) + ", " + extentExpr(x.cols) + (x.stride ? ", " + extentExpr(*x.stride) : "");
+  }
+  /// The window a tile of `l` covers: its rows x cols, or one row of all its elements for a 1-D tile.
+  static unsigned windowRows(const Layout &l) { return l.oneD ? 1 : l.rows; }
+  static unsigned windowCols(const Layout &l) { return l.oneD ? l.rows * l.cols : l.cols; }
   /// Whether the masks (or element paths) of these loads of one access loop read `row`.
   bool rowInMasks(const std::vector<const Value *> &loads, const Layout &layout);
   /// Whether an index uses a loop variable.
@@ -232,6 +243,8 @@ private:
   std::string readStage = "0", writeStage = "0";
   /// Inside an access loop whose row origin moves with a loop: (origin, lane part) of `row`, for address().
   std::pair<std::string, std::string> rowSplit;
+  /// Inside an access loop of a 1-D tile: `col` is the element index, and there is no `row`.
+  bool flatAccess = false;
   /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
   std::string lds(const LdsBuffer &b, bool write) const {
     return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;

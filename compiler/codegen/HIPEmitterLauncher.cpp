@@ -18,10 +18,14 @@ namespace tilec::hip {
 
 void KernelEmitter::launcherDeclaration(bool twoKernels) {
   const Tensor &g = *k.gridTensor;
-  os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
-                "x ceil({6} / {2}) in all.\n",
-                k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
-                extentExpr(g.rows));
+  if (g.rank == 1)
+    os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} elements of {3}, ceil({4} / {2}) in "
+                  "all.\n", k.name, k.workgroupSize, k.gridTileCols, g.name, extentExpr(g.cols));
+  else
+    os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
+                  "x ceil({6} / {2}){7} in all.\n",
+                  k.name, k.workgroupSize, k.gridTileRows, k.gridTileCols, g.name, extentExpr(g.cols),
+                  extentExpr(g.rows), k.batched ? " x " + extentExpr(g.batch) + " (grid z: the batch)" : "");
   std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   // With one kernel every check is a pointer alignment the launcher enforces.
   bool refusesMisaligned = !twoKernels && !checks.empty();
@@ -49,8 +53,13 @@ void KernelEmitter::launcher(bool twoKernels) {
     for (const std::string &d : dims) neg += (neg.empty() ? "" : " || ") + d + " < 0";
     line(1) << "if (" << neg << ") return hipErrorInvalidValue;\n";
   }
+  // A row stride shorter than the row would make rows overlap.
+  for (const auto &tensor : k.tensors)
+    if (tensor->stride && (tensor->stride->isSymbol() || tensor->cols.isSymbol()))
+      line(1) << formatv("if ({0} < {1}) return hipErrorInvalidValue;  // {2}'s rows are {0} elements apart\n",
+                         extentExpr(*tensor->stride), extentExpr(tensor->cols), tensor->name);
   std::string empty;
-  for (const Extent *e : {&g.rows, &g.cols})
+  for (const Extent *e : {&g.batch, &g.rows, &g.cols})
     if (e->isSymbol()) empty += (empty.empty() ? "" : " || ") + e->symbol + " == 0";
   if (!empty.empty()) line(1) << "if (" << empty << ") return hipSuccess;\n";
   std::string nulls;
@@ -65,8 +74,12 @@ void KernelEmitter::launcher(bool twoKernels) {
     for (const AlignmentCheck &c : checks)
       line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
                          "// {1}-byte accesses\n", c.tensor->name, c.bytes);
-  line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}));\n", extentExpr(g.cols),
-                     k.gridTileCols, extentExpr(g.rows), k.gridTileRows);
+  if (g.rank == 1)
+    line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}));\n", extentExpr(g.cols), k.gridTileCols);
+  else
+    line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}){4});{5}\n",
+                       extentExpr(g.cols), k.gridTileCols, extentExpr(g.rows), k.gridTileRows,
+                       k.batched ? ", " + extentExpr(g.batch) : "", k.batched ? "  // z: the batch" : "");
   line(1) << formatv("if (static_cast<unsigned long>(grid.x) * {0} > 0xFFFFFFFFul) return hipErrorInvalidValue;\n",
                      k.workgroupSize);
   auto launch = [&](unsigned depth, const std::string &name) {
@@ -81,8 +94,9 @@ void KernelEmitter::launcher(bool twoKernels) {
     // The vector kernel needs every row to start on a vector boundary: extents and base pointers.
     std::vector<std::string> conds;
     for (const AlignmentCheck &c : checks)
-      conds.push_back(c.rows ? formatv("tilec::rows_aligned<{0}>({1}, {2})", c.vec, c.tensor->name,
-                                       extentExpr(c.tensor->cols)).str()
+      conds.push_back(c.rows ? formatv("tilec::rows_aligned<{0}>({1}, {2}{3})", c.vec, c.tensor->name,
+                                       extentExpr(c.tensor->cols),
+                                       c.tensor->stride ? ", " + extentExpr(*c.tensor->stride) : "").str()
                              : formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", c.tensor->name, c.bytes)
                                    .str());
     line(1) << "const bool vectors_aligned = ";

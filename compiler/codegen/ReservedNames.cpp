@@ -12,7 +12,8 @@ bool tilec::isEmitterName(llvm::StringRef n) {
   static const llvm::StringSet<> names = {"tid",    "wave",   "lane",   "block_row", "block_col", "i",
                                           "e",      "part",   "kk",     "k_lane",    "bi",        "bj",
                                           "a_frag", "b_frag", "row",    "col",       "stream",    "grid",
-                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior", "stage"};
+                                          "tilec",  "std",    "dim3",   "vectors_aligned", "interior", "stage",
+                                          "block_batch"};
   return names.contains(n) || n.starts_with("hip") || n.starts_with("HIP") || n.starts_with("TILEC");
 }
 

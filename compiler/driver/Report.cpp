@@ -70,6 +70,11 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
                                         "row per load, each just before the store of the same values\n",
                    p.viaAcc->name, accesses * ((p.bytes + 3) / 4)).str();
   if (p.vec == 1) return out + "      one element per access\n";
+  if (p.alignedAtCompileTime && p.tensor->stride) {
+    return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 and {3} % {2} == 0 (the row stride) are known "
+                         "or assumed; the launcher checks that {4} is {0}-byte aligned\n", p.bytes, cols, p.vec,
+                         extentText(*p.tensor->stride), p.tensor->name).str();
+  }
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();
     bool exactly = false;
@@ -80,10 +85,19 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
                                            p.bytes).str()
                                  : "").str();
   }
+  if (p.tensor->stride) {
+    // Rows `stride` elements apart start on vector boundaries only when the stride is a multiple of vec too.
+    std::string stride = extentText(*p.tensor->stride);
+    return out + formatv("      {0}-byte accesses when {1} % {2} == 0, {3} % {2} == 0 (the row stride) and {4} is "
+                         "{0}-byte aligned (the launcher checks); otherwise the _unaligned kernel runs: {0}-byte "
+                         "accesses that need only element alignment, element by element across row ends\n",
+                         p.bytes, cols, p.vec, stride, p.tensor->name).str();
+  }
   return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (the launcher checks); "
                        "otherwise the _unaligned kernel runs: {0}-byte accesses that need only element alignment, "
-                       "element by element across row ends; 'assume {1} % {2} == 0;' drops this condition\n",
-                       p.bytes, cols, p.vec, p.tensor->name).str();
+                       "element by element across {4}; 'assume {1} % {2} == 0;' drops this condition\n",
+                       p.bytes, cols, p.vec, p.tensor->name,
+                       p.tensor->rank == 1 ? "the end of the tensor" : "row ends").str();
 }
 
 /// "resources": {...} of an estimate, with its items, as an attribute of the current JSON object.
@@ -195,12 +209,23 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     os << formatv("\nkernel {0}\n", k->name);
     os << formatv("  workgroup {0} threads = {0} / {1} = {2} waves\n", k->workgroupSize, t.waveSize, k->waves(t));
     const ir::Tensor &g = *k->gridTensor;
-    os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}) workgroups (x = column blocks, y = row blocks)\n",
-                  g.name, extentText(g.cols), k->gridTileCols, extentText(g.rows), k->gridTileRows);
+    if (g.rank == 1)
+      os << formatv("  grid over {0}: ceil({1} / {2}) workgroups (x), {2} elements each\n", g.name, extentText(g.cols),
+                    k->gridTileCols);
+    else
+      os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}){5} workgroups (x = column blocks, y = row "
+                    "blocks{6})\n",
+                    g.name, extentText(g.cols), k->gridTileCols, extentText(g.rows), k->gridTileRows,
+                    k->batched ? " x " + extentText(g.batch) : "", k->batched ? ", z = the batch" : "");
     os << "  launcher: " << launcherSignature(*k) << "\n";
     for (const auto &tile : k->tiles) {
-      os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
-                    tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
+      if (tile->layout.oneD)
+        os << formatv("  tile {0}: {1}[{2}] {3} vec {4}, viewed as [{5}, {6}]: row r holds elements {6} r ..\n",
+                      tile->name, name(tile->dtype), tile->rows() * tile->cols(), patternName(tile->layout.pattern),
+                      tile->layout.vec, tile->rows(), tile->cols());
+      else
+        os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
+                      tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
       describeDistribution(*tile, t, 4, os);
     }
     std::vector<AccessPlan> plans = planAccesses(*k);

@@ -84,6 +84,7 @@ private:
         for (size_t i = 0; i < p.dims.size(); ++i)
           os << (i ? ", " : "") << (p.dims[i].isSymbol() ? p.dims[i].symbol : std::to_string(p.dims[i].value));
         os << "]";
+        if (p.stride) os << " stride " << (p.stride->isSymbol() ? p.stride->symbol : std::to_string(p.stride->value));
       } else {
         os << p.dtype.name;
       }

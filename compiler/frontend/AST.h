@@ -243,11 +243,12 @@ struct Dim {
   bool isSymbol() const { return !symbol.empty(); }
 };
 
-/// `name: global dtype[dims]` or `name: dtype`.
+/// `name: global dtype[dims] stride s` or `name: dtype`.
 struct Param {
   Ident name, dtype;
   bool isTensor = false;
   std::vector<Dim> dims;
+  std::optional<Dim> stride; ///< `stride s`: elements between the starts of consecutive rows
   SMRange range;
 };
 

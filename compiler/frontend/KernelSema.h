@@ -91,6 +91,24 @@ private:
   void params(const ast::Kernel &ak);
   void addScalar(const std::string &n, DType dt, bool isDim, llvm::SMRange loc);
 
+  //===--- 1-D, batched and strided tensors, 1-D tiles (SemaTensors.cpp) ---===//
+
+  /// The tensor a parameter declares ([N], [M, N] or [B, M, N], with an optional `stride`), its dimension symbols
+  /// appended to `dims`; nullptr after an error.
+  std::unique_ptr<ir::Tensor> tensorParam(const ast::Param &p,
+                                          std::vector<std::pair<std::string, llvm::SMRange>> &dims);
+  /// The grid tile of `grid over t tile [...]` for t's rank: [c], [r, c] or [1, r, c].
+  bool gridShape(const ast::GridStmt &g, const ir::Tensor &t);
+  /// Every 3-D tensor needs a grid over a 3-D tensor with the same batch.
+  void checkBatches();
+  /// A window's indices for the tensor's rank: [i] or [block] (1-D); [row, col] or [block]; for a 3-D tensor also
+  /// [block.batch, row, col].
+  bool windowOfRank(const ast::Window &w, const ir::Tensor &tensor, ir::IndexPtr &row, ir::IndexPtr &col);
+  /// 1-D tiles go with 1-D tensors, 2-D tiles with 2-D and 3-D ones.
+  bool windowFitsTile(const ast::Window &w, const ir::Tensor &tensor, const Layout &l);
+  /// `tile x: dtype[X] thread_raked [vec v];`: a row-major view of X / (64 vec) rows of 64 lanes x vec elements.
+  std::optional<Layout> oneDLayout(const ast::TileDecl &t, DType dt);
+
   //===--- Declarations ---===//
 
   void declarations(const ast::Kernel &ak);
@@ -115,6 +133,8 @@ private:
   bool shape2D(const ast::Shape &s, llvm::StringRef what);
   void assume(const ast::AssumeStmt &a);
   void tile(const ast::TileDecl &t);
+  /// Checks a solved tile's registers and declares it (nothing after an error: `layout` is empty).
+  void addTile(const ast::TileDecl &t, DType dt, std::optional<Layout> layout);
   /// `tile s: dtype[rows, 1];` or `[1, cols]` without a distribution: a tile that receives reductions
   /// (SemaReduce.cpp).
   void reducedTile(const ast::TileDecl &t, DType dt);

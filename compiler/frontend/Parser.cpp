@@ -272,17 +272,22 @@ private:
     if (auto *t = dynamic_cast<P::TensorTypeContext *>(ctx->paramType())) {
       p.isTensor = true;
       p.dtype = ident(t->IDENT());
-      for (auto *d : t->dimList()->dim()) {
-        Dim dim;
-        dim.range = map.rule(d);
-        if (d->IDENT()) dim.symbol = d->IDENT()->getText();
-        else dim.value = intLit(d->INT()).value;
-        p.dims.push_back(dim);
-      }
+      for (auto *d : t->dimList()->dim()) p.dims.push_back(dim(d));
+      // strideSpec : 'stride' dim ;
+      if (auto *s = t->strideSpec()) p.stride = dim(s->dim());
     } else {
       p.dtype = ident(static_cast<P::ScalarTypeContext *>(ctx->paramType())->IDENT());
     }
     return p;
+  }
+
+  // dim : IDENT | INT ;
+  Dim dim(P::DimContext *d) {
+    Dim out;
+    out.range = map.rule(d);
+    if (d->IDENT()) out.symbol = d->IDENT()->getText();
+    else out.value = intLit(d->INT()).value;
+    return out;
   }
 
   // shape : '[' INT (',' INT)* ']' ;

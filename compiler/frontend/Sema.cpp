@@ -128,6 +128,11 @@ ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &
                                         dst.name));
     return nullptr;
   }
+  if (it->second->layout.oneD) {
+    diags.error(a.value->range, formatv("tile '{0}' is 1-D; an LDS buffer (an mma operand) is written from a 2-D "
+                                        "register tile", src->name));
+    return nullptr;
+  }
   used.insert(src->name);
   readTile(src->name, src->range);
   gemm.ldsSources[&dst].push_back({src->name, a.range});
@@ -311,8 +316,20 @@ ir::StmtPtr KernelSema::store(const ast::StoreStmt &s) {
   }
   if (!fitInto(v, tensor->dtype, nullptr, formatv("tensor '{0}'", tensor->name).str(), s.value->range))
     return nullptr;
-  if (v.value->layout && !blockShapeMatches(s.window, v.value->reducedAxis == 0 ? 1 : v.value->layout->rows,
-                                             v.value->reducedAxis == 1 ? 1 : v.value->layout->cols))
+  const Layout *l = v.value->layout;
+  if (l && v.value->reducedAxis != -1 && tensor->rank == 1) {
+    diags.error(s.window.range, formatv("'{0}' is a 1-D tensor; a reduced value is stored into a window of a 2-D "
+                                        "tensor ([rows, 1] or [1, cols])", tensor->name));
+    return nullptr;
+  }
+  if (l && v.value->reducedAxis == -1 && !windowFitsTile(s.window, *tensor, *l)) return nullptr;
+  if (v.value->acc && tensor->rank == 1) {
+    diags.error(s.window.range, formatv("'{0}' is a 1-D tensor; an accumulator is stored into a 2-D or 3-D tensor",
+                                        tensor->name));
+    return nullptr;
+  }
+  if (l && !blockShapeMatches(s.window, v.value->reducedAxis == 0 || l->oneD ? 1 : l->rows,
+                              v.value->reducedAxis == 1 ? 1 : l->oneD ? l->rows * l->cols : l->cols))
     return nullptr;
   if (v.value->acc && !blockShapeMatches(s.window, v.value->acc->rows, v.value->acc->cols)) return nullptr;
   const_cast<ir::Tensor *>(tensor)->isWritten = true;

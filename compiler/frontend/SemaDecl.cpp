@@ -33,33 +33,13 @@ void KernelSema::params(const ast::Kernel &ak) {
       else if (fresh) poisoned.insert(p.name.name);
       continue;
     }
-    if (p.dims.size() != 2) {
-      diags.error(p.range, formatv("tensor '{0}' has {1} dimension{2}; tensors are 2-D [rows, columns]",
-                                   p.name.name, p.dims.size(), p.dims.size() == 1 ? "" : "s"));
+    auto t = tensorParam(p, dims);
+    if (!fresh || !dt || !t) {
       if (fresh) poisoned.insert(p.name.name); // uses of it would only repeat the error
       continue;
     }
-    ir::Extent ext[2];
-    for (int i = 0; i < 2; ++i) {
-      const ast::Dim &d = p.dims[i];
-      if (d.isSymbol()) {
-        ext[i].symbol = d.symbol;
-        dims.emplace_back(d.symbol, d.range);
-      } else if (d.value <= 0) {
-        diags.error(d.range, "a tensor dimension must be positive");
-      } else {
-        ext[i].value = d.value;
-      }
-    }
-    if (!fresh || !dt) {
-      if (fresh) poisoned.insert(p.name.name);
-      continue;
-    }
-    auto t = std::make_unique<ir::Tensor>();
     t->name = p.name.name;
     t->dtype = *dt;
-    t->rows = ext[0];
-    t->cols = ext[1];
     t->loc = p.range;
     tensors[t->name] = t.get();
     kernel->tensors.push_back(std::move(t));
@@ -114,6 +94,7 @@ void KernelSema::declarations(const ast::Kernel &ak) {
   if (!grid) diags.error(ak.name.range, formatv("kernel '{0}' has no 'grid over T tile [rows, cols]' statement",
                                                 ak.name.name));
   else gridStatement(*grid);
+  checkBatches();
   for (const ast::StmtPtr &s : ak.body) {
     if (auto *a = dyn_cast<ast::AssumeStmt>(s.get())) assume(*a);
     else if (auto *t = dyn_cast<ast::TileDecl>(s.get())) tile(*t);
@@ -179,10 +160,7 @@ void KernelSema::gridStatement(const ast::GridStmt &g) {
     shape2D(g.shape, "the grid tile");
     return;
   }
-  if (!shape2D(g.shape, "the grid tile")) return;
-  kernel->gridTensor = it->second;
-  kernel->gridTileRows = static_cast<unsigned>(g.shape.dims[0].value);
-  kernel->gridTileCols = static_cast<unsigned>(g.shape.dims[1].value);
+  gridShape(g, *it->second);
 }
 
 bool KernelSema::shape2D(const ast::Shape &s, llvm::StringRef what) {
@@ -224,13 +202,16 @@ void KernelSema::assume(const ast::AssumeStmt &a) {
 void KernelSema::tile(const ast::TileDecl &t) {
   bool fresh = declare(t.name, "tile");
   std::optional<DType> dt = dtype(t.dtype);
-  bool shapeOk = shape2D(t.shape, formatv("tile '{0}'", t.name.name).str());
+  bool oneD = t.shape.dims.size() == 1 && t.hasDistribution;
+  bool shapeOk = oneD ? t.shape.dims[0].value > 0 : shape2D(t.shape, formatv("tile '{0}'", t.name.name).str());
+  if (oneD && !shapeOk) diags.error(t.shape.range, formatv("tile '{0}' needs a positive size", t.name.name));
   if (!fresh) return;
   if (!dt || !shapeOk || !workgroupOk) {
     poisoned.insert(t.name.name);
     return;
   }
   if (!t.hasDistribution) return reducedTile(t, *dt);
+  if (oneD) return addTile(t, *dt, oneDLayout(t, *dt));
   LayoutRequest req;
   req.pattern = t.pattern;
   req.rows = static_cast<unsigned>(t.shape.dims[0].value);
@@ -250,6 +231,10 @@ void KernelSema::tile(const ast::TileDecl &t) {
                                                        : t.shape.range;
     diags.error(at, formatv("tile '{0}': {1}", t.name.name, p.message));
   }
+  addTile(t, *dt, std::move(layout));
+}
+
+void KernelSema::addTile(const ast::TileDecl &t, DType dt, std::optional<Layout> layout) {
   if (!layout) {
     poisoned.insert(t.name.name);
     return;
@@ -267,7 +252,7 @@ void KernelSema::tile(const ast::TileDecl &t) {
   }
   auto tile = std::make_unique<ir::Tile>();
   tile->name = t.name.name;
-  tile->dtype = *dt;
+  tile->dtype = dt;
   tile->layout = *layout;
   tile->loc = t.name.range;
   tiles[tile->name] = tile.get();

@@ -29,21 +29,7 @@ bool KernelSema::window(const ast::Window &w, const ir::Tensor *&tensor, ir::Ind
     return false;
   }
   tensor = it->second;
-  if (w.indices.size() == 1) {
-    if (auto *n = dyn_cast<ast::NameExpr>(w.indices[0].get()); n && n->name == "block") {
-      row = blockIndex(ir::Index::Kind::BlockRow, n->range);
-      col = blockIndex(ir::Index::Kind::BlockCol, n->range);
-      return true;
-    }
-  }
-  if (w.indices.size() != 2) {
-    diags.error(w.range, formatv("a window of '{0}' takes 2 indices [row, column] or [block]; it has {1}",
-                                 w.tensor.name, w.indices.size()));
-    return false;
-  }
-  row = index(*w.indices[0]);
-  col = index(*w.indices[1]);
-  return row && col;
+  return windowOfRank(w, *tensor, row, col);
 }
 
 std::optional<int64_t> KernelSema::constantValue(const ir::Index &i) {
@@ -90,6 +76,11 @@ ir::IndexPtr KernelSema::index(const ast::Expr &e) {
     return out;
   case ast::Expr::Kind::Member: {
     auto &m = cast<ast::MemberExpr>(e);
+    if (m.base.name == "block" && m.member.name == "batch") {
+      diags.error(e.range, "block.batch is the workgroup's matrix of the batch; it is only the first index of a window "
+                           "of a 3-D tensor ([block.batch, row, col])");
+      return nullptr;
+    }
     if (m.base.name != "block" || (m.member.name != "row" && m.member.name != "col")) {
       diags.error(e.range, formatv("unknown index '{0}.{1}'; the block's origin is block.row and block.col",
                                    m.base.name, m.member.name));
@@ -168,8 +159,8 @@ std::string KernelSema::describe(const ir::Value &v) {
 }
 
 std::string KernelSema::describeLayout(const Layout &l) {
-  return formatv("{0} vec {1}, waves [{2}, {3}], X0 {4}, R {5}", patternName(l.pattern), l.vec, l.wavesY,
-                 l.wavesX, l.lanesX, l.rowsPerLane);
+  return formatv("{0}{1} vec {2}, waves [{3}, {4}], X0 {5}, R {6}", l.oneD ? "1-D " : "", patternName(l.pattern),
+                 l.vec, l.wavesY, l.wavesX, l.lanesX, l.rowsPerLane);
 }
 
 bool KernelSema::coerce(ir::Value &v, DType dt) {
@@ -354,7 +345,10 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
                              "'t = load X[block];'");
       return {};
     }
-    if (!blockShapeMatches(l.window, context->rows, context->cols)) return {};
+    if (!windowFitsTile(l.window, *tensor, *context)) return {};
+    if (!blockShapeMatches(l.window, context->oneD ? 1 : context->rows,
+                           context->oneD ? context->rows * context->cols : context->cols))
+      return {};
     if (context->vec * sizeOf(tensor->dtype) > target.maxBytesPerLaneAccess) {
       // The load follows its destination's distribution; with a wider dtype than the destination it may not fit.
       diags.error(e.range, formatv("this load of {0} tensor '{1}' follows its destination's vec {2}: {2} x {0} "

@@ -135,6 +135,11 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
     return nullptr;
   }
   const Layout &l = *x.layout;
+  if (l.oneD) {
+    diags.error(a.value->range, formatv("{0} of a 1-D tile: reductions run over the rows or columns of a 2-D tile; "
+                                        "view the data as [rows, cols] in a 2-D tensor", f));
+    return nullptr;
+  }
   unsigned rows = axis == 1 ? l.rows : 1, cols = axis == 1 ? 1 : l.cols;
   if (dst.rows == 1 && dst.cols == 1 && !dst.source) dst.axis = axis;
   if (dst.rows != rows || dst.cols != cols || dst.axis != axis) {

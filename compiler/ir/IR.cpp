@@ -133,11 +133,8 @@ private:
     os << "\nkernel @" << k.name << "(";
     bool first = true;
     for (const auto &t : k.tensors) {
-      os << (first ? "" : ", ") << "%" << t->name << ": global " << name(t->dtype) << "[";
-      extent(t->rows);
-      os << ", ";
-      extent(t->cols);
-      os << "]" << (t->isRead ? " read" : "") << (t->isWritten ? " written" : "");
+      os << (first ? "" : ", ") << "%" << t->name << ": global " << name(t->dtype) << t->shapeText()
+         << (t->isRead ? " read" : "") << (t->isWritten ? " written" : "");
       first = false;
     }
     for (const auto &s : k.scalars) {
@@ -145,7 +142,8 @@ private:
       first = false;
     }
     os << ")\n    workgroup " << k.workgroupSize << " (" << k.waves(target) << " waves), grid over %"
-       << k.gridTensor->name << " tile [" << k.gridTileRows << ", " << k.gridTileCols << "]";
+       << k.gridTensor->name << " tile [" << (k.batched ? "1, " : "")
+       << (k.gridTensor->rank == 1 ? "" : std::to_string(k.gridTileRows) + ", ") << k.gridTileCols << "]";
     for (const Assumption &a : k.assumptions) os << ", assume " << a.symbol << " % " << a.modulus << " == 0";
     os << " {\n";
     for (const auto &t : k.tiles) tile(*t);
@@ -174,7 +172,9 @@ private:
 
   void tile(const Tile &t) {
     const Layout &l = t.layout;
-    os << "  tile %" << t.name << ": " << name(t.dtype) << "[" << l.rows << ", " << l.cols << "] "
+    os << "  tile %" << t.name << ": " << name(t.dtype) << "[";
+    if (l.oneD) os << l.rows * l.cols << "] viewed as [";
+    os << l.rows << ", " << l.cols << "] "
        << patternName(l.pattern) << " vec " << l.vec << (l.vecIsAuto ? " (auto)" : "") << "  // waves [" << l.wavesY
        << ", " << l.wavesX << "], per wave " << l.subRows << " x " << l.subCols << ", X0 " << l.lanesX << ", L "
        << l.laneRows << ", R " << l.rowsPerLane << ", " << l.bytesPerAccess() << " B per access\n";

@@ -37,12 +37,25 @@ struct Extent {
   std::string text() const { return isSymbol() ? symbol : std::to_string(value); }
 };
 
+/// A global tensor: `[N]` (rank 1: one row of N elements, rows = 1), `[M, N]` (rank 2) or `[B, M, N]` (rank 3: B
+/// matrices of M x N, one after the other). Rows are `rowStride()` elements apart: `cols` unless declared with
+/// `stride s`; the matrices of a rank-3 tensor are rows x rowStride() elements apart.
 struct Tensor {
   std::string name;
   DType dtype;
+  unsigned rank = 2;
+  Extent batch;          ///< rank 3: the number of matrices
   Extent rows, cols;
+  std::optional<Extent> stride; ///< `stride s`
   bool isRead = false, isWritten = false;
   SMRange loc;
+  const Extent &rowStride() const { return stride ? *stride : cols; }
+  /// `[N]`, `[M, N]`, `[B, M, N] stride s`, as declared.
+  std::string shapeText() const {
+    std::string out = "[" + (rank == 3 ? batch.text() + ", " : "") + (rank >= 2 ? rows.text() + ", " : "") +
+                      cols.text() + "]";
+    return stride ? out + " stride " + stride->text() : out;
+  }
 };
 
 /// A scalar kernel argument: a declared scalar parameter or a tensor dimension symbol (i32).
@@ -356,6 +369,9 @@ struct Kernel {
   unsigned workgroupSize = 0;
   const Tensor *gridTensor = nullptr;
   unsigned gridTileRows = 0, gridTileCols = 0;
+  /// The grid runs over the batch of a rank-3 grid tensor (`grid over C tile [1, r, c]`): workgroup id z is the
+  /// batch, and every rank-3 tensor is read and written in that matrix.
+  bool batched = false;
   std::vector<std::unique_ptr<Tile>> tiles;
   std::vector<std::unique_ptr<LdsBuffer>> ldsBuffers;
   std::vector<std::unique_ptr<AccTile>> accs;

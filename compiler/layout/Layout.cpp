@@ -234,7 +234,7 @@ Layout::Owner Layout::owner(unsigned row, unsigned col) const {
 
 bool Layout::sameMapping(const Layout &o) const {
   if (rows != o.rows || cols != o.cols || threads != o.threads || vec != o.vec || wavesY != o.wavesY ||
-      wavesX != o.wavesX)
+      wavesX != o.wavesX || oneD != o.oneD)
     return false;
   // thread_raked and the others agree exactly when each lane has one access (R = 1) or each wave covers one row per
   // access (L = 1): then row = band + i either way.

@@ -54,6 +54,9 @@ struct Layout {
   unsigned lanesX = 0;                ///< X0 = subCols / vec
   unsigned laneRows = 0;              ///< L = waveSize / X0
   unsigned rowsPerLane = 0;           ///< R = subRows / L: accesses per lane
+  /// A 1-D tile (`tile x: f32[2048]`) of rows * cols elements, viewed as rows x cols in row-major order: its element
+  /// (r, c) is element r * cols + c of the window.
+  bool oneD = false;
 
   unsigned bytesPerAccess() const { return vec * elemBytes; }
   unsigned accessesPerLane() const { return rowsPerLane; }

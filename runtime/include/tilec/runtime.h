@@ -179,34 +179,55 @@ template <int From, int Mask, int Shift> TILEC_DEVICE constexpr int swizzled_row
 template <int N, typename T> inline bool rows_aligned(const T *base, int cols) {
   return cols % N == 0 && reinterpret_cast<std::uintptr_t>(base) % (N * sizeof(T)) == 0;
 }
+/// The same for rows `stride` elements apart (`stride lda`): every row starts on a boundary of N elements.
+template <int N, typename T> inline bool rows_aligned(const T *base, int cols, int stride) {
+  return stride % N == 0 && rows_aligned<N>(base, cols);
+}
 
-/// N consecutive elements of row `row` from column `col`, one element at a time; elements outside [0, rows) x
-/// [0, cols) read as `fill` (zero by default). The path for tensors whose rows are not vector aligned.
+/// N consecutive elements of row `row` from column `col`, one element at a time, in rows `stride` elements apart;
+/// elements outside [0, rows) x [0, cols) read as `fill` (zero by default). The path for tensors whose rows are not
+/// vector aligned.
 template <int N, typename T>
-TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols, T fill = T()) {
+TILEC_DEVICE vec_t<T, N> load_elements_strided(const T *base, int row, int col, int rows, int cols, int stride,
+                                               T fill = T()) {
   vec_t<T, N> v = (vec_t<T, N>)(fill);
   if constexpr (N == 1) {
-    if (row >= 0 && row < rows && col >= 0 && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
+    if (row >= 0 && row < rows && col >= 0 && col < cols)
+      v = global_load<T>(base + static_cast<long>(row) * stride + col);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        v[e] = global_load<T>(base + static_cast<long>(row) * cols + col + e);
+        v[e] = global_load<T>(base + static_cast<long>(row) * stride + col + e);
   }
   return v;
 }
 
-/// Stores N consecutive elements one at a time, dropping those outside [0, rows) x [0, cols).
+/// load_elements_strided of a dense tensor (rows `cols` elements apart).
 template <int N, typename T>
-TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, vec_t<T, N> v) {
+TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows, int cols, T fill = T()) {
+  return load_elements_strided<N>(base, row, col, rows, cols, cols, fill);
+}
+
+/// Stores N consecutive elements one at a time, in rows `stride` elements apart, dropping those outside
+/// [0, rows) x [0, cols).
+template <int N, typename T>
+TILEC_DEVICE void store_elements_strided(T *base, int row, int col, int rows, int cols, int stride, vec_t<T, N> v) {
   if constexpr (N == 1) {
-    if (row >= 0 && row < rows && col >= 0 && col < cols) global_store<T>(base + static_cast<long>(row) * cols + col, v);
+    if (row >= 0 && row < rows && col >= 0 && col < cols)
+      global_store<T>(base + static_cast<long>(row) * stride + col, v);
   } else {
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        global_store<T>(base + static_cast<long>(row) * cols + col + e, T(v[e]));
+        global_store<T>(base + static_cast<long>(row) * stride + col + e, T(v[e]));
   }
+}
+
+/// store_elements_strided of a dense tensor.
+template <int N, typename T>
+TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, vec_t<T, N> v) {
+  store_elements_strided<N>(base, row, col, rows, cols, cols, v);
 }
 
 #if defined(__HIP__) || defined(TILEC_EMULATOR)
