@@ -195,7 +195,7 @@ std::string KernelEmitter::blockText() const {
 }
 
 void KernelEmitter::batchPrologue() {
-  line(1) << "// This workgroup's matrix of the batch (workgroup id z): every 3-D tensor is read and written there.\n";
+  line(1) << "// Workgroup id z picks the matrix: every 3-D tensor is read and written in matrix block_batch.\n";
   line(1) << "const int block_batch = __builtin_amdgcn_workgroup_id_z();\n";
   for (const auto &tensor : k.tensors)
     if (tensor->rank == 3)
