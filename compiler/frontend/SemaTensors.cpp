@@ -169,8 +169,8 @@ bool KernelSema::windowOfRank(const ast::Window &w, const ir::Tensor &tensor, ir
     at = 1;
   }
   if (w.indices.size() - at != 2) {
-    diags.error(w.range, formatv("a window of {0} tensor '{1}' takes {2}; it has {3}", rankName(tensor.rank),
-                                 tensor.name,
+    diags.error(w.range, formatv("a window of {0}'{1}' takes {2}; it has {3}",
+                                 tensor.rank == 3 ? "3-D tensor " : "", tensor.name,
                                  tensor.rank == 3 ? "[row, column], [block.batch, row, column] or [block] (in the "
                                                     "workgroup's matrix)"
                                                   : "2 indices [row, column] or [block]",
