@@ -104,6 +104,8 @@ private:
   /// A window's indices for the tensor's rank: [i] or [block] (1-D); [row, col] or [block]; for a 3-D tensor also
   /// [block.batch, row, col].
   bool windowOfRank(const ast::Window &w, const ir::Tensor &tensor, ir::IndexPtr &row, ir::IndexPtr &col);
+  /// `T[block]` where the block or the tensor is 1-D and the tile does not fill the block: the error, and false.
+  bool blockElementsMatch(const ast::Window &w, unsigned elements);
   /// 1-D tiles go with 1-D tensors, 2-D tiles with 2-D and 3-D ones.
   bool windowFitsTile(const ast::Window &w, const ir::Tensor &tensor, const Layout &l);
   /// `tile x: dtype[X] thread_raked [vec v];`: a row-major view of X / (64 vec) rows of 64 lanes x vec elements.

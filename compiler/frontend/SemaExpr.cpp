@@ -53,6 +53,8 @@ bool KernelSema::blockShapeMatches(const ast::Window &w, unsigned rows, unsigned
   auto *n = w.indices.size() == 1 ? dyn_cast<ast::NameExpr>(w.indices[0].get()) : nullptr;
   if (!n || n->name != "block" || !kernel->gridTensor) return true;
   if (tile.rows == kernel->gridTileRows && tile.cols == kernel->gridTileCols) return true;
+  if (kernel->gridTensor->rank == 1 || tensors.lookup(w.tensor.name)->rank == 1)
+    return blockElementsMatch(w, tile.rows * tile.cols);
   diags.error(w.range, formatv("{0}[block] is the workgroup's {1} x {2} block of the grid, but the tile is {3} x "
                                "{4}; for a {3} x {4} window at the block's origin write {0}[block.row, block.col]",
                                w.tensor.name, kernel->gridTileRows, kernel->gridTileCols, tile.rows, tile.cols));

@@ -198,6 +198,21 @@ bool KernelSema::windowFitsTile(const ast::Window &w, const ir::Tensor &tensor, 
   return true;
 }
 
+bool KernelSema::blockElementsMatch(const ast::Window &w, unsigned elements) {
+  const ir::Tensor &g = *kernel->gridTensor;
+  if (g.rank != 1) {
+    diags.error(w.range, formatv("{0}[block] is the workgroup's block of the grid over {1} tensor '{2}', which a 1-D "
+                                 "tensor has no window of; write {0}[element]",
+                                 w.tensor.name, rankName(g.rank), g.name));
+    return false;
+  }
+  diags.error(w.range, formatv("{0}[block] is the workgroup's {1} elements of the grid, but the tile {2}; for {3} "
+                               "elements from the block's origin write {0}[block.col]",
+                               w.tensor.name, kernel->gridTileCols,
+                               formatv("has {0}", elements).str(), elements));
+  return false;
+}
+
 //===--- 1-D tiles ---===//
 
 std::optional<Layout> KernelSema::oneDLayout(const ast::TileDecl &t, DType dt) {
