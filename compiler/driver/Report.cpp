@@ -90,8 +90,12 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
     std::string stride = extentText(*p.tensor->stride);
     return out + formatv("      {0}-byte accesses when {1} % {2} == 0, {3} % {2} == 0 (the row stride) and {4} is "
                          "{0}-byte aligned (the launcher checks); otherwise the _unaligned kernel runs: {0}-byte "
-                         "accesses that need only element alignment, element by element across row ends\n",
-                         p.bytes, cols, p.vec, stride, p.tensor->name).str();
+                         "accesses that need only element alignment, element by element across row ends{5}\n",
+                         p.bytes, cols, p.vec, stride, p.tensor->name,
+                         p.tensor->cols.isSymbol() && p.tensor->stride->isSymbol()
+                             ? formatv("; 'assume {0} % {1} == 0;' and 'assume {2} % {1} == 0;' drop this condition",
+                                       cols, p.vec, stride).str()
+                             : "").str();
   }
   return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (the launcher checks); "
                        "otherwise the _unaligned kernel runs: {0}-byte accesses that need only element alignment, "
