@@ -66,8 +66,9 @@ void tilec::printLayouts(const ir::Module &module, llvm::raw_ostream &os) {
       const Layout &l = t->layout;
       if (!first) os << "\n";
       first = false;
-      os << formatv("kernel {0}, tile {1}: {2}[{3}, {4}] {5} vec {6}\n", k->name, t->name, name(t->dtype), l.rows,
-                    l.cols, patternName(l.pattern), l.vec);
+      os << formatv("kernel {0}, tile {1}: {2}[{3}{4}, {5}] {6} vec {7}\n", k->name, t->name, name(t->dtype),
+                    l.oneD ? formatv("{0}] viewed as [", l.rows * l.cols).str() : "", l.rows, l.cols,
+                    patternName(l.pattern), l.vec);
       describeDistribution(*t, *module.target, 2, os);
       os << formatv("  each cell is {0} element{1} (one access); the number is the workgroup thread that owns it\n\n",
                     l.vec, l.vec == 1 ? "" : "s");
