@@ -19,6 +19,9 @@ public:
     if (k.workgroupSize == 0 || k.workgroupSize % target.waveSize != 0 || k.workgroupSize > target.maxWorkgroupSize)
       fail(k.loc, llvm::formatv("workgroup size {0} is not whole waves within the target's limit", k.workgroupSize));
     if (!k.gridTensor || k.gridTileRows == 0 || k.gridTileCols == 0) fail(k.loc, "kernel has no grid");
+    for (const auto &t : k.tensors)
+      if (t->rank == 3 && (!k.batched || t->batch.text() != k.gridTensor->batch.text()))
+        fail(t->loc, "a 3-D tensor outside a grid over its batch");
     for (const auto &t : k.tiles) tile(*t);
     body(k.body);
     return ok;
@@ -73,6 +76,8 @@ private:
       if (!st.value->isTile || (!st.value->layout && !st.value->acc))
         fail(s.loc, "store of a value without a distribution");
       if (st.value->dtype != st.tensor->dtype) fail(s.loc, "store changes dtype without a cast");
+      if (st.value->layout && st.value->layout->oneD != (st.tensor->rank == 1))
+        fail(s.loc, "a 1-D tile stores to a 1-D tensor, a 2-D tile to a 2-D or 3-D one");
       return;
     }
     case Stmt::Kind::For: {
@@ -172,6 +177,8 @@ private:
       // A load lands in a register tile's distribution or in an accumulator's C/D layout, not both.
       if ((v.acc != nullptr) == (v.layout != nullptr) || (!v.acc && v.reducedAxis != -1))
         return fail(v.loc, "load without one distribution");
+      if (v.layout && v.layout->oneD != (v.tensor->rank == 1))
+        fail(v.loc, "a 1-D tile loads from a 1-D tensor, a 2-D tile from a 2-D or 3-D one");
       index(*v.row);
       index(*v.col);
       return;
