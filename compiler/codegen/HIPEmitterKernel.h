@@ -1,7 +1,8 @@
 //===- HIPEmitterKernel.h - The per-kernel HIP writer, shared by its files --===//
 //
-// Private to the HIP emitter: KernelEmitter writes one kernel (and its _unaligned copy and launcher). Its general
-// statements, accesses, expressions and launcher are in HIPEmitter.cpp; the GEMM statements (LDS writes, mma, the
+// Private to the HIP emitter: KernelEmitter writes one kernel (and its _unaligned copy and launcher). Its comment,
+// parameters and prologue are in HIPEmitterPrologue.cpp, its general statements, accesses and expressions in
+// HIPEmitter.cpp, its launcher in HIPEmitterLauncher.cpp; the GEMM statements (LDS writes, mma, the
 // accumulator's store) and the K loop's pipelined shape in HIPEmitterGEMM.cpp.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,140 @@
+//===- HIPEmitterPrologue.cpp - A kernel's comment, parameters and prologue -===//
+//
+// What comes before a kernel's statements: the comment on its distributions, the parameter list (kernel and
+// launcher), and the prologue: thread and workgroup ids, the block origin, for a batched grid each 3-D tensor's
+// pointer moved to the workgroup's matrix, the register tiles, LDS buffers and accumulators, and each lane's position
+// in every distribution.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/HIPEmitterKernel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace tilec::hip {
+
+void KernelEmitter::signatureComment() {
+  os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4}{5}.\n", k.name, k.workgroupSize,
+                k.waves(t), k.waves(t) == 1 ? "" : "s", blockText(), k.batched ? " of each matrix" : "");
+  for (const auto &tile : k.tiles) {
+    const Layout &l = tile->layout;
+    os << formatv("//   tile {0}: {1}[{2}] {4} vec {5}: X0 = {6}, L = {7}, R = {8}; {9} B per access{10}\n",
+                  tile->name, name(tile->dtype),
+                  l.oneD ? formatv("{0}] viewed as [{1}, {2}", l.rows * l.cols, l.rows, l.cols).str()
+                         : formatv("{0}, {1}", l.rows, l.cols).str(),
+                  0, patternName(l.pattern), l.vec, l.lanesX, l.laneRows,
+                  l.rowsPerLane, l.bytesPerAccess(), tile->used ? "" : " (never used: not declared below)");
+  }
+}
+
+void KernelEmitter::params(bool forLauncher, const std::string *body) {
+  bool first = true;
+  for (const auto &tensor : k.tensors) {
+    os << (first ? "" : ", ") << (tensor->isWritten ? "" : "const ") << info(tensor->dtype).cppType << " *"
+       << (forLauncher ? "" : "__restrict__ ") << tensor->name;
+    first = false;
+  }
+  for (const auto &s : k.scalars) {
+    bool unused = body && !usesIdentifier(*body, s->name);
+    os << (first ? "" : ", ") << (s->isDimension ? "int" : info(s->dtype).cppType.str()) << " "
+       << (unused ? "/*" + s->name + "*/" : s->name);
+    first = false;
+  }
+}
+
+void KernelEmitter::prologue() {
+  unsigned waves = k.waves(t);
+  line(1) << "const int tid = __builtin_amdgcn_workitem_id_x();\n";
+  if (waves > 1) {
+    line(1) << formatv("const int wave = tid / {0};\n", t.waveSize);
+    line(1) << formatv("const int lane = tid % {0};\n", t.waveSize);
+  } else {
+    line(1) << "const int lane = tid;\n";
+  }
+  line(1) << formatv("// Origin of this workgroup's {0}.\n", blockText());
+  if (k.gridTensor->rank != 1) // a 1-D grid has one row of workgroups
+    line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
+  line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
+  if (k.batched) batchPrologue();
+
+  if (llvm::any_of(k.tiles, [](const auto &tile) { return tile->used; }))
+    line(1) << "// Register tiles: element i is this lane's i-th access.\n";
+  for (const auto &tile : k.tiles) {
+    if (!tile->used) continue;
+    const Layout &l = tile->layout;
+    line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
+  }
+  for (const auto &l : k.ldsBuffers) {
+    if (!l->used) continue;
+    line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
+                       l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
+                       l->storedRows(), l->storedCols(), l->pad, l->bytes());
+    if (l->stages > 1)
+      line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
+                         l->stages, l->stageBytes());
+    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", info(l->dtype).cppType, l->name,
+                       l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
+                       l->pitch());
+  }
+  for (const auto &a : k.accs) {
+    const MFMAInstr &ins = *a->instr;
+    line(1) << formatv("// Accumulator {0}: {1} waves [{2}, {3}]; each wave owns {4} x {5} = {6} x {7} blocks of "
+                       "{8} x {9}, {10} values per lane each.\n",
+                       a->name, ins.name, a->wavesY, a->wavesX, a->waveRows(), a->waveCols(), a->blocksY(),
+                       a->blocksX(), ins.m, ins.n, ins.accPerLane);
+    line(1) << formatv("{0} {1}[{2}][{3}] = {{};\n", ins.accType, a->name, a->blocksY(), a->blocksX());
+    std::string wy = k.waves(t) == 1 ? "0" : (a->wavesX == 1 ? "wave" : formatv("(wave / {0})", a->wavesX).str());
+    std::string wx = k.waves(t) == 1 || a->wavesX == 1 ? "0" : formatv("(wave % {0})", a->wavesX).str();
+    line(1) << formatv("const int {0}_row = {1};\n", a->name, wy == "0" ? "0" : term(wy, a->waveRows()));
+    line(1) << formatv("const int {0}_col = {1};\n", a->name, wx == "0" ? "0" : term(wx, a->waveCols()));
+  }
+  reducedPrologue();
+  for (const auto &tile : k.tiles) {
+    if (!tile->used) continue;
+    std::string sharing;
+    for (const auto &other : k.tiles)
+      if (other->used && other->layout.sameMapping(tile->layout)) sharing += (sharing.empty() ? "" : ", ") + other->name;
+    lanePosition(tile->layout, tile->name, sharing);
+  }
+}
+
+std::string KernelEmitter::blockText() const {
+  if (k.gridTensor->rank == 1) return formatv("{0} elements of {1}", k.gridTileCols, k.gridTensor->name);
+  return formatv("{0} x {1} block of {2}", k.gridTileRows, k.gridTileCols, k.gridTensor->name);
+}
+
+void KernelEmitter::batchPrologue() {
+  line(1) << "// Workgroup id z picks the matrix: every 3-D tensor is read and written in matrix block_batch.\n";
+  line(1) << "const int block_batch = __builtin_amdgcn_workgroup_id_z();\n";
+  for (const auto &tensor : k.tensors)
+    if (tensor->rank == 3)
+      line(1) << formatv("{0} += static_cast<long>(block_batch) * {1} * {2};  // matrices of {1} x {2} elements\n",
+                         tensor->name, extentExpr(tensor->rows), extentExpr(tensor->rowStride()));
+}
+
+/// The lane position of distribution `l`, declared on first use and named after `tileName`.
+const LanePosition &KernelEmitter::lanePosition(const Layout &l, const std::string &tileName,
+                                                const std::string &tiles) {
+  for (const LanePosition &p : positions)
+    if (p.layout->sameMapping(l)) return p;
+  unsigned waves = k.waves(t);
+  std::string wy = waves == 1 ? "" : (l.wavesX == 1 ? "wave" : formatv("(wave / {0})", l.wavesX).str());
+  std::string wx = waves == 1 || l.wavesX == 1 ? "" : formatv("(wave % {0})", l.wavesX).str();
+  std::string laneRow = l.lanesX == t.waveSize ? "" : formatv("(lane / {0})", l.lanesX).str();
+  std::string laneCol = l.lanesX == 1 ? "" : (l.lanesX == t.waveSize ? "lane" : formatv("(lane % {0})", l.lanesX).str());
+  std::string row = sum({term(wy, l.subRows), term(laneRow, l.pattern == Pattern::ThreadRaked ? l.rowsPerLane : 1)});
+  std::string col = sum({term(wx, l.subCols), term(laneCol, l.vec)});
+  LanePosition p{&l, tileName + "_row", tileName + "_col"};
+  const char *how = l.pattern == Pattern::ThreadRaked ? "access i is row + i" : "access i is row + i * L";
+  line(1) << formatv("// Where this lane's part of {0} starts ({1}; {2}).\n", tiles, patternName(l.pattern), how);
+  line(1) << formatv("const int {0} = {1};\n", p.row, row);
+  line(1) << formatv("const int {0} = {1};\n", p.col, col);
+  positions.push_back(p);
+  return positions.back();
+}
+
+} // namespace tilec::hip
