@@ -140,11 +140,13 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
 }
 
 /// One MFMA per block of the accumulator for the fragments of `step`.
-void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d) {
+void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d, unsigned rowFrom,
+                                unsigned rowTo) {
   const AccTile &a = *m.acc;
   const MFMAInstr &swapped = transposedMFMA(*a.instr, t);
-  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
-  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  rowTo = std::min(rowTo, a.blocksY());
+  if (rowTo - rowFrom > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = {0}; bi < {1}; ++bi)\n", rowFrom, rowTo);
   if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
   line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
   line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
@@ -300,6 +302,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   const MMA &m = *p.mmas.front();
   const MFMAInstr &ins = *m.acc->instr;
   mmaHeader(m, depth);
+  if (p.doubleLds) readStage = "stage";
   line(depth) << formatv("// Every fragment of this step is read before its first MFMA ({0} LDS reads).\n",
                          s.fragmentReads);
   line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, s.kSteps, m.acc->blocksY(),
@@ -310,6 +313,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
                              ins.m, ins.kPerLane, ins.kPerLane - 1);
   mmaFragmentReads(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
   line(depth) << "}\n";
+  readStage = "0";
   std::string next = formatv("{0} + {1}", f.var, index(*f.step));
   line(depth) << formatv("// The next step's loads ({0}), in flight during this step's MFMAs.\n", next);
   loopVarText[f.var] = next;
@@ -320,6 +324,15 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
   mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
   line(depth) << "}\n";
+  if (s.rowsBefore) {
+    line(depth) << formatv("// Block rows 0 .. {0} of instruction K step {1}: with them the MFMAs after the last load "
+                           "cover its latency ({2} cycles in LLVM's model for {3}).\n",
+                           s.rowsBefore - 1, s.kSteps - 1, t.globalLoadLatency, t.name);
+    line(depth) << "{\n";
+    line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
+    mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, 0, s.rowsBefore);
+    line(depth) << "}\n";
+  }
   // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
   // 0x020 global loads).
   line(depth) << formatv("// The order for the MFMA pipe (the pipelining pass's plan): the {0} fragment reads, then "
@@ -337,14 +350,29 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
     line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x008, {0}, 0);  // MFMAs\n",
                            s.mfmasBefore - paired);
   line(depth) << "__builtin_amdgcn_sched_barrier(0);  // nothing crosses into the LDS writes\n";
-  line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+  if (p.doubleLds) {
+    line(depth) << "// Into the other stage: no wave reads it during this step.\n";
+    writeStage = "stage ^ 1";
+  } else {
+    line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+  }
   for (const LdsWrite *w : p.writes) stmt(*w, depth);
-  line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
+  writeStage = "0";
+  if (s.rowsBefore)
+    line(depth) << formatv("// The MFMAs of instruction K step {0}, block rows {1} .. {2}, among the LDS writes.\n",
+                           s.kSteps - 1, s.rowsBefore, m.acc->blocksY() - 1);
+  else
+    line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
   line(depth) << "{\n";
   line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
-  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, s.rowsBefore);
   line(depth) << "}\n";
-  line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  if (p.doubleLds) {
+    line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
+    line(depth) << "stage ^= 1;\n";
+  } else {
+    line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  }
 }
 
 } // namespace tilec::hip

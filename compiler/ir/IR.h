@@ -261,15 +261,18 @@ struct KLoopPlan {
   bool depthRequested = false; ///< written as `pipeline N`
   bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
   std::string why;            ///< the decision in words, for the report
-  /// The order of one main-loop step for the MFMA pipe (depth 2, one LDS stage, one mma), which the HIP emitter
-  /// prints as sched_group_barrier groups: every fragment of the step is read first, one global load of the next
-  /// step follows each of the first MFMAs, and the MFMAs of the last instruction K step run after the first barrier,
-  /// among the LDS writes. All counts are per lane and step, before clang pairs LDS accesses.
+  /// The order of one main-loop step for the MFMA pipe (depth 2, one mma), which the HIP emitter prints as
+  /// sched_group_barrier groups: every fragment of the step is read first, one global load of the next step follows
+  /// each of the first MFMAs, and the MFMAs of the last instruction K step (or of its last block rows) run among the
+  /// LDS writes (after the first barrier with one LDS stage; into the other stage, before the one barrier, with 2).
+  /// All counts are per lane and step, before clang pairs LDS accesses.
   struct StepSchedule {
     unsigned fragmentReads = 0; ///< LDS reads of this step's fragments
     unsigned loads = 0;         ///< global loads of the next step
-    unsigned mfmasBefore = 0;   ///< MFMAs before the first barrier: every instruction K step but the last
-    unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step, after the first barrier
+    unsigned mfmasBefore = 0;   ///< MFMAs before the LDS writes: every instruction K step but the last, and
+                                ///< the first rowsBefore block rows of the last
+    unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step's other block rows, among the LDS writes
+    unsigned rowsBefore = 0;    ///< block rows of the last instruction K step issued before the LDS writes
     unsigned kSteps = 0;        ///< instruction K steps of the mma
   };
   std::optional<StepSchedule> schedule;

@@ -15,6 +15,7 @@
 #include "analysis/ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <set>
 
 using namespace tilec;
@@ -99,21 +100,36 @@ private:
   /// in lgkmcnt, as it does flat ones) then waits for the loads too, about 70 of gemm_f16's 223 cycles. Reading every
   /// fragment first, putting one load after each of the first MFMAs and keeping the last instruction K step's MFMAs
   /// for after the first barrier, among the LDS writes, keeps the MFMA pipe fed (gemm_f16: 152 cycles).
-  static void schedule(KLoopPlan &plan) {
-    if (plan.depth != 2 || plan.doubleLds || plan.mmas.size() != 1) return;
+  /// The loads must land before the LDS writes: when the MFMAs after the last load and before the barrier take fewer
+  /// cycles than the target's global load latency, block rows of the last instruction K step move before the
+  /// barrier, as long as the MFMAs left among the LDS writes still take kCyclesAmongWrites (gemm_i8, 32 MFMAs of 4
+  /// passes per step: 16 before and 16 after wait 40 cycles for the loads, 168.5 cycles per step; 24 and 8, 154.9).
+  void schedule(KLoopPlan &plan) const {
+    if (plan.depth != 2 || plan.mmas.size() != 1) return;
     const MMA &m = *plan.mmas.front();
     if (!m.acc || !m.acc->instr) return;
     const MFMAInstr &ins = *m.acc->instr;
-    unsigned kSteps = m.k / ins.k, blocks = m.acc->blocksY() * m.acc->blocksX();
+    unsigned kSteps = m.k / ins.k, rows = m.acc->blocksY(), cols = m.acc->blocksX(), blocks = rows * cols;
     if (kSteps < 2) return;
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
-    s.fragmentReads = kSteps * (m.acc->blocksY() + m.acc->blocksX());
+    s.fragmentReads = kSteps * (rows + cols);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
-    s.mfmasBefore = (kSteps - 1) * blocks;
-    s.mfmasAfter = blocks;
+    unsigned passes = std::max(1u, ins.cycles / 4);
+    unsigned before = (kSteps - 1) * blocks;
+    while (s.rowsBefore + 1 < rows && (before - std::min(before, s.loads)) * passes < t.globalLoadLatency &&
+           (rows - s.rowsBefore - 1) * cols * passes >= kCyclesAmongWrites) {
+      ++s.rowsBefore;
+      before += cols;
+    }
+    s.mfmasBefore = before;
+    s.mfmasAfter = (kSteps * blocks) - before;
     plan.schedule = s;
   }
+
+  /// MFMA cycles (llvm-mca's unit, one pass) that the LDS writes and the first barrier need among them: gemm_f16
+  /// with 4 MFMAs of 8 passes there measures 152 cycles per step, with 2, 160.
+  static constexpr unsigned kCyclesAmongWrites = 32;
 
   /// The compiler's choice must fit: when the prefetch's registers take the kernel past the ArchVGPRs a lane can
   /// address, the loop runs 1 step deep instead (a requested depth is the user's, and its budget error stays).
