@@ -75,6 +75,9 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
+  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16 (gfx950), kPerLane / 4
+  /// reads of 8 bytes per fragment (passes/LdsTransposeReads.h).
+  bool transposeReads = false;
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.

@@ -61,6 +61,8 @@ struct Target {
   /// cycle): what the K-loop order plans the next step's loads against (gfx942: 80, read off llvm-mca-19's timeline
   /// for global_load_dwordx4; gfx950 has no model in LLVM 19 and takes the same).
   unsigned globalLoadLatency;
+  /// ds_read_b64_tr_b16: a transposing LDS read of 16-bit values (gfx950; docs/gemm.md, "Transposing LDS reads").
+  bool ldsTransposeRead16;
 
   unsigned lanesPerWave() const { return waveSize; }
   /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.
