@@ -96,6 +96,23 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   unsigned size = sizeOf(b.dtype), blocks = isA ? acc.blocksY() : acc.blocksX(), side = isA ? ins.m : ins.n;
   unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
   std::vector<LdsLaneAccess> out;
+  if (!isA && b.transposeReads) {
+    // ds_read_b64_tr_b16 (passes/LdsTransposeReads.h): kPerLane / 4 reads of 8 bytes per fragment; lane l names row
+    // k + 4h + (l % 16) / 4, columns (16 (l / 16)) % n + 4 (l % 4) .. + 3 of its block. Costed with the phases of an
+    // 8-byte read: no source gives the instruction's own.
+    for (unsigned kk = 0; kk < m.k; kk += ins.k)
+      for (unsigned block = 0; block < blocks; ++block)
+        for (unsigned h = 0; h < ins.kPerLane / 4; ++h) {
+          LdsLaneAccess a{false, 8, std::vector<std::optional<uint64_t>>(waveSize)};
+          for (unsigned lane = 0; lane < waveSize; ++lane) {
+            uint64_t k = kk + (lane / ins.n) * ins.kPerLane + 4 * h + (lane % 16) / 4;
+            uint64_t col = origin + block * side + (16 * (lane / 16)) % side + 4 * (lane % 4);
+            a.addr[lane] = (k * pitch + col) * size;
+          }
+          out.push_back(std::move(a));
+        }
+    return out;
+  }
   for (unsigned kk = 0; kk < m.k; kk += ins.k)
     for (unsigned block = 0; block < blocks; ++block) {
       LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(waveSize)};

@@ -136,15 +136,49 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
                            buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")", buf.pitch(), step);
   };
   fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
+  if (m.b->transposeReads) return transposingFragmentReads(m, step, d);
   fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
 }
 
+/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16: in each group of 16 lanes, lane
+/// 16g + 4r + c names row r, columns 4c .. 4c + 3 of a 4 x 16 piece, and lane 16g + j gets column j, 4 consecutive K
+/// values. Lane l's fragment (column l % n, K values k_lane .. + kPerLane - 1) is kPerLane / 4 such reads, of rows
+/// k_lane + 4h + (l % 16) / 4 and columns (16 (l / 16)) % n + 4 (l % 4) of its block.
+void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &step, unsigned d) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  const LdsBuffer &b = *m.b;
+  unsigned reads = ins.kPerLane / 4;
+  std::string piece = vecType(b.dtype, 4);
+  line(d) << formatv("// {0} is K x N as declared: each fragment is {1} ds_read_b64_tr_b16 (4 K values of this lane's "
+                     "column each).\n", b.name, reads);
+  line(d) << "const int tr_row = k_lane + (lane % 16) / 4;  // the K row this lane names\n";
+  line(d) << formatv("const int tr_col = (16 * (lane / 16)) % {0} + 4 * (lane % 4);  // its 4 columns in the block\n",
+                     ins.n);
+  if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {{\n", a.blocksX());
+  std::string col = formatv("{0}_col + bj * {1} + tr_col", a.name, ins.n).str();
+  std::vector<std::string> parts;
+  for (unsigned h = 0; h < reads; ++h) {
+    std::string name = formatv("tr{0}", h).str();
+    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr16<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece,
+                           name, lds(b, false), 4 * h, b.pitch(), col);
+    parts.push_back(name);
+  }
+  std::string value = parts.front();
+  if (reads == 2) value = formatv("__builtin_shufflevector({0}, {1}, 0, 1, 2, 3, 4, 5, 6, 7)", parts[0], parts[1]);
+  line(d + 1) << formatv("b_frag{0}[bj] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType, value);
+  line(d) << "}\n";
+}
+
 /// One MFMA per block of the accumulator for the fragments of `step`.
-void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d) {
+void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d, unsigned rowFrom,
+                                unsigned rowTo) {
   const AccTile &a = *m.acc;
   const MFMAInstr &swapped = transposedMFMA(*a.instr, t);
-  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
-  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  rowTo = std::min(rowTo, a.blocksY());
+  if (rowTo - rowFrom > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = {0}; bi < {1}; ++bi)\n", rowFrom, rowTo);
   if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
   line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
   line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
@@ -300,6 +334,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   const MMA &m = *p.mmas.front();
   const MFMAInstr &ins = *m.acc->instr;
   mmaHeader(m, depth);
+  if (p.doubleLds) readStage = "stage";
   line(depth) << formatv("// Every fragment of this step is read before its first MFMA ({0} LDS reads).\n",
                          s.fragmentReads);
   line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, s.kSteps, m.acc->blocksY(),
@@ -310,6 +345,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
                              ins.m, ins.kPerLane, ins.kPerLane - 1);
   mmaFragmentReads(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
   line(depth) << "}\n";
+  readStage = "0";
   std::string next = formatv("{0} + {1}", f.var, index(*f.step));
   line(depth) << formatv("// The next step's loads ({0}), in flight during this step's MFMAs.\n", next);
   loopVarText[f.var] = next;
@@ -320,6 +356,15 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
   mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
   line(depth) << "}\n";
+  if (s.rowsBefore) {
+    line(depth) << formatv("// Block rows 0 .. {0} of instruction K step {1}: with them the MFMAs after the last load "
+                           "cover its latency ({2} cycles in LLVM's model for {3}).\n",
+                           s.rowsBefore - 1, s.kSteps - 1, t.globalLoadLatency, t.name);
+    line(depth) << "{\n";
+    line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
+    mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, 0, s.rowsBefore);
+    line(depth) << "}\n";
+  }
   // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
   // 0x020 global loads).
   line(depth) << formatv("// The order for the MFMA pipe (the pipelining pass's plan): the {0} fragment reads, then "
@@ -337,14 +382,29 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
     line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x008, {0}, 0);  // MFMAs\n",
                            s.mfmasBefore - paired);
   line(depth) << "__builtin_amdgcn_sched_barrier(0);  // nothing crosses into the LDS writes\n";
-  line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+  if (p.doubleLds) {
+    line(depth) << "// Into the other stage: no wave reads it during this step.\n";
+    writeStage = "stage ^ 1";
+  } else {
+    line(depth) << "tilec::barrier();  // every wave has read this step's LDS\n";
+  }
   for (const LdsWrite *w : p.writes) stmt(*w, depth);
-  line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
+  writeStage = "0";
+  if (s.rowsBefore)
+    line(depth) << formatv("// The MFMAs of instruction K step {0}, block rows {1} .. {2}, among the LDS writes.\n",
+                           s.kSteps - 1, s.rowsBefore, m.acc->blocksY() - 1);
+  else
+    line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
   line(depth) << "{\n";
   line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
-  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, s.rowsBefore);
   line(depth) << "}\n";
-  line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  if (p.doubleLds) {
+    line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
+    line(depth) << "stage ^= 1;\n";
+  } else {
+    line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  }
 }
 
 } // namespace tilec::hip

@@ -110,7 +110,9 @@ private:
   std::string storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const;
   void swizzleComment(const LdsBuffer &b, unsigned depth);
   void mmaFragmentReads(const MMA &m, const std::string &step, unsigned depth);
-  void mmaProducts(const MMA &m, const std::string &step, unsigned depth);
+  void transposingFragmentReads(const MMA &m, const std::string &step, unsigned depth);
+  /// One MFMA per block of block rows rowFrom .. rowTo - 1 (all by default) and every block column.
+  void mmaProducts(const MMA &m, const std::string &step, unsigned depth, unsigned rowFrom = 0, unsigned rowTo = ~0u);
 
   /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
   /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.

@@ -138,12 +138,35 @@ void kLoops(const ir::Body &body, std::vector<const ir::For *> &out) {
 
 unsigned barriersPerStep(const ir::KLoopPlan &p) { return p.depth == 2 && p.doubleLds ? 1 : 2; }
 
+/// The order of a main-loop step, as the pipelining pass planned it (KLoopPlan::schedule), in words.
+std::string stepOrder(const ir::KLoopPlan &p) {
+  if (!p.schedule) {
+    if (p.depth == 1) return "as written: loads, LDS writes, barrier, mma, barrier";
+    return p.doubleLds ? "the next step's loads, this step's mma (clang orders its fragment reads and MFMAs), the LDS "
+                         "writes into the other stage, one barrier"
+                       : "the next step's loads, this step's mma (clang orders its fragment reads and MFMAs), "
+                         "barrier, LDS writes, barrier";
+  }
+  const ir::KLoopPlan::StepSchedule &s = *p.schedule;
+  return formatv("every fragment first ({0} LDS reads), one global load after each of the first {1} MFMAs, {2} MFMAs "
+                 "before the LDS writes{3}, {4} among them{5}",
+                 s.fragmentReads, std::min(s.loads, s.mfmasBefore), s.mfmasBefore,
+                 s.rowsBefore ? formatv(" (instruction K steps 0 .. {0} and {1} block row{2} of the last, so that the "
+                                        "MFMAs after the last load cover the loads' latency)",
+                                        s.kSteps - 2, s.rowsBefore, s.rowsBefore == 1 ? "" : "s").str()
+                              : formatv(" (instruction K steps 0 .. {0})", s.kSteps - 2).str(),
+                 s.mfmasAfter,
+                 p.doubleLds ? " (into the other LDS stage), then the one barrier"
+                             : "; a barrier before the writes and one after them");
+}
+
 void printKLoop(const ir::For &f, llvm::raw_ostream &os) {
   const ir::KLoopPlan &p = *f.plan;
   os << formatv("  K loop over {0}: pipeline {1} ({2})\n", f.var, p.depth, p.why);
   os << formatv("    {0} LDS stage{1}, {2} barrier{3} per step{4}\n", p.doubleLds ? 2 : 1, p.doubleLds ? "s" : "",
                 barriersPerStep(p), barriersPerStep(p) == 1 ? "" : "s",
                 p.depth == 2 ? "; the loads of step k + 1 are issued before the mma of step k" : "");
+  os << "    step order: " << stepOrder(p) << "\n";
   if (p.splitEdges || p.peelTail)
     os << formatv("    main loop without masks over {0}{1}; the remaining steps run masked{2}\n",
                   p.splitEdges ? "the whole K steps of interior workgroups (block inside the grid tensor)"
@@ -165,6 +188,7 @@ void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
     json.attribute("interior_main_loop", p.splitEdges);
     json.attribute("masked_tail", p.peelTail);
     json.attribute("why", p.why);
+    json.attribute("step_order", stepOrder(p));
   });
 }
 

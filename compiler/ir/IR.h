@@ -88,6 +88,9 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
+  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16 (gfx950), kPerLane / 4
+  /// reads of 8 bytes per fragment (passes/LdsTransposeReads.h).
+  bool transposeReads = false;
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
@@ -274,15 +277,18 @@ struct KLoopPlan {
   bool depthRequested = false; ///< written as `pipeline N`
   bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
   std::string why;            ///< the decision in words, for the report
-  /// The order of one main-loop step for the MFMA pipe (depth 2, one LDS stage, one mma), which the HIP emitter
-  /// prints as sched_group_barrier groups: every fragment of the step is read first, one global load of the next
-  /// step follows each of the first MFMAs, and the MFMAs of the last instruction K step run after the first barrier,
-  /// among the LDS writes. All counts are per lane and step, before clang pairs LDS accesses.
+  /// The order of one main-loop step for the MFMA pipe (depth 2, one mma), which the HIP emitter prints as
+  /// sched_group_barrier groups: every fragment of the step is read first, one global load of the next step follows
+  /// each of the first MFMAs, and the MFMAs of the last instruction K step (or of its last block rows) run among the
+  /// LDS writes (after the first barrier with one LDS stage; into the other stage, before the one barrier, with 2).
+  /// All counts are per lane and step, before clang pairs LDS accesses.
   struct StepSchedule {
     unsigned fragmentReads = 0; ///< LDS reads of this step's fragments
     unsigned loads = 0;         ///< global loads of the next step
-    unsigned mfmasBefore = 0;   ///< MFMAs before the first barrier: every instruction K step but the last
-    unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step, after the first barrier
+    unsigned mfmasBefore = 0;   ///< MFMAs before the LDS writes: every instruction K step but the last, and
+                                ///< the first rowsBefore block rows of the last
+    unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step's other block rows, among the LDS writes
+    unsigned rowsBefore = 0;    ///< block rows of the last instruction K step issued before the LDS writes
     unsigned kSteps = 0;        ///< instruction K steps of the mma
   };
   std::optional<StepSchedule> schedule;

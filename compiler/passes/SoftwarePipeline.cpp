@@ -5,8 +5,8 @@
 //   peelTail:   the loop's upper bound is not known to be a multiple of the step.
 //   the compiler's choice is depth 2, with 2 LDS stages when the doubled LDS fits the CU and costs no occupancy (the
 //   resource model's estimate), else with one LDS stage (register prefetch, two barriers per step). A requested `pipeline 2` always double-buffers, and is an error when the doubled LDS does not fit.
-//   schedule:   depth 2 with one LDS stage and one mma of 2 or more instruction K steps: the order of a main-loop step
-//               (see schedule() below).
+//   schedule:   depth 2 and one mma of 2 or more instruction K steps: the order of a main-loop step (see schedule()
+//               below), with one LDS stage or two (then without the first barrier).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SoftwarePipeline.h"
@@ -15,6 +15,7 @@
 #include "analysis/ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <set>
 
 using namespace tilec;
@@ -94,26 +95,43 @@ private:
     return ok;
   }
 
-  /// The order of a main-loop step with one LDS stage. Left to itself, clang issues the next step's global loads
+  /// The order of a main-loop step (with 2 LDS stages the same order without the first barrier: the writes go into
+  /// the other stage; gemm_f16 with pipeline 2: 218.5 -> 160.0 cycles). Left to itself, clang issues the next step's global loads
   /// first and waits for this step's fragments right after them; llvm-mca-19 (whose gfx942 model counts global loads
   /// in lgkmcnt, as it does flat ones) then waits for the loads too, about 70 of gemm_f16's 223 cycles. Reading every
   /// fragment first, putting one load after each of the first MFMAs and keeping the last instruction K step's MFMAs
   /// for after the first barrier, among the LDS writes, keeps the MFMA pipe fed (gemm_f16: 152 cycles).
-  static void schedule(KLoopPlan &plan) {
-    if (plan.depth != 2 || plan.doubleLds || plan.mmas.size() != 1) return;
+  /// The loads must land before the LDS writes: when the MFMAs after the last load and before the barrier take fewer
+  /// cycles than the target's global load latency, block rows of the last instruction K step move before the
+  /// barrier, as long as the MFMAs left among the LDS writes still take kCyclesAmongWrites (gemm_i8, 32 MFMAs of 4
+  /// passes per step: 16 before and 16 after wait 40 cycles for the loads, 168.5 cycles per step; 24 and 8, 154.9).
+  void schedule(KLoopPlan &plan) const {
+    if (plan.depth != 2 || plan.mmas.size() != 1) return;
     const MMA &m = *plan.mmas.front();
     if (!m.acc || !m.acc->instr) return;
     const MFMAInstr &ins = *m.acc->instr;
-    unsigned kSteps = m.k / ins.k, blocks = m.acc->blocksY() * m.acc->blocksX();
+    unsigned kSteps = m.k / ins.k, rows = m.acc->blocksY(), cols = m.acc->blocksX(), blocks = rows * cols;
     if (kSteps < 2) return;
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
-    s.fragmentReads = kSteps * (m.acc->blocksY() + m.acc->blocksX());
+    // A buffer read with ds_read_b64_tr_b16 takes kPerLane / 4 reads per fragment.
+    s.fragmentReads = kSteps * (rows + cols * (m.b->transposeReads ? ins.kPerLane / 4 : 1));
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
-    s.mfmasBefore = (kSteps - 1) * blocks;
-    s.mfmasAfter = blocks;
+    unsigned passes = std::max(1u, ins.cycles / 4);
+    unsigned before = (kSteps - 1) * blocks;
+    while (s.rowsBefore + 1 < rows && (before - std::min(before, s.loads)) * passes < t.globalLoadLatency &&
+           (rows - s.rowsBefore - 1) * cols * passes >= kCyclesAmongWrites) {
+      ++s.rowsBefore;
+      before += cols;
+    }
+    s.mfmasBefore = before;
+    s.mfmasAfter = (kSteps * blocks) - before;
     plan.schedule = s;
   }
+
+  /// MFMA cycles (llvm-mca's unit, one pass) that the LDS writes and the first barrier need among them: gemm_f16
+  /// with 4 MFMAs of 8 passes there measures 152 cycles per step, with 2, 160.
+  static constexpr unsigned kCyclesAmongWrites = 32;
 
   /// The compiler's choice must fit: when the prefetch's registers take the kernel past the ArchVGPRs a lane can
   /// address, the loop runs 1 step deep instead (a requested depth is the user's, and its budget error stays).

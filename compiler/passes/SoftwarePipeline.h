@@ -9,8 +9,9 @@
 //     masked copy;
 //   - the pipeline depth: 1 (each step loads, writes LDS, multiplies) or 2 (the loads of step k + 1 are issued
 //     before the mma of step k; the LDS buffers get 2 stages where the budget allows, so a step needs one barrier);
-//   - with one LDS stage, the order of a main-loop step for the MFMA pipe (KLoopPlan::schedule): every fragment first,
-//     one global load after each of the first MFMAs, the last instruction K step's MFMAs among the LDS writes.
+//   - the order of a main-loop step for the MFMA pipe (KLoopPlan::schedule): every fragment first, one global load
+//     after each of the first MFMAs, the last instruction K step's MFMAs (or enough of them that the MFMAs after the
+//     last load cover its latency) among the LDS writes.
 // The depth is the user's (`pipeline N`) or the compiler's; a depth whose LDS does not fit is an error with the
 // arithmetic.
 //

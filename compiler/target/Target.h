@@ -57,6 +57,12 @@ struct Target {
   unsigned hbmGBPerSecond;       ///< peak HBM bandwidth (MI300X 5.3 TB/s, MI355X 8 TB/s)
   unsigned ldsBankBytes;         ///< width of one LDS bank
   llvm::ArrayRef<LdsPhases> ldsPhases; ///< per access kind and width
+  /// Latency of a global load in LLVM's scheduling model for this target, in llvm-mca cycles (one MFMA pass = one
+  /// cycle): what the K-loop order plans the next step's loads against (gfx942: 80, read off llvm-mca-19's timeline
+  /// for global_load_dwordx4; gfx950 has no model in LLVM 19 and takes the same).
+  unsigned globalLoadLatency;
+  /// ds_read_b64_tr_b16: a transposing LDS read of 16-bit values (gfx950; docs/gemm.md, "Transposing LDS reads").
+  bool ldsTransposeRead16;
 
   unsigned lanesPerWave() const { return waveSize; }
   /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.

@@ -340,3 +340,42 @@ TEST(LDSBanksTest, SwizzledRowsAreWrittenAndReadConsistently) {
           }
   }
 }
+
+// gemm_f16_kn_gfx950's sB (K x N stored as declared, 32 x (128 + 8), read with ds_read_b64_tr_b16 for
+// v_mfma_f32_32x32x16_f16): applying the instruction's rule (value e of lane 16g + j is value j % 4 of what lane
+// 16g + 4e + j / 4 names; docs/gemm.md, section 12) to the lane addresses of the fragment reads gives every lane the
+// B values the MFMA lane layout (laneOfB) wants of it: read h holds its elements 4h .. 4h + 3.
+TEST(LDSBanksTest, TransposingReadsMatchTheMFMALayout) {
+  const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x16_f16");
+  ir::LdsBuffer sA = buffer("sA", 128, 32, 8, false), sB = buffer("sB", 32, 128, 8, false);
+  sB.transposeReads = true;
+  ir::AccTile c;
+  c.name = "c";
+  c.dtype = DType::F32;
+  c.rows = c.cols = 128;
+  c.instr = &ins;
+  c.wavesY = c.wavesX = 2;
+  ir::MMA m({});
+  m.acc = &c;
+  m.a = &sA;
+  m.b = &sB;
+  m.k = 32;
+  const unsigned pitch = sB.pitch();
+  for (unsigned wave = 0; wave < 4; ++wave) {
+    std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, false, pitch, wave, 64);
+    ASSERT_EQ(reads.size(), 2u * 2u * 2u); // K steps x blocks x reads per fragment
+    unsigned origin = (wave % 2) * 64;
+    for (unsigned kk = 0; kk < 2; ++kk)
+      for (unsigned block = 0; block < 2; ++block)
+        for (unsigned i = 0; i < 32; ++i) // column of B inside the block
+          for (unsigned k = 0; k < 16; ++k) {
+            LaneSlot s = laneOfB(ins, k, i);
+            const LdsLaneAccess &r = reads[(kk * 2 + block) * 2 + s.elem / 4];
+            EXPECT_EQ(r.bytes, 8u);
+            unsigned e = s.elem % 4, source = (s.lane & ~15u) + 4 * e + (s.lane & 15u) / 4;
+            uint64_t got = *r.addr[source] + (s.lane % 4) * 2;
+            uint64_t want = (uint64_t(kk * 16 + k) * pitch + origin + block * 32 + i) * 2;
+            ASSERT_EQ(got, want) << "wave " << wave << " k " << kk * 16 + k << " column " << i;
+          }
+  }
+}

@@ -6,7 +6,8 @@
 //     dpp_ctrl (LLVM's AMDGPU::DPP::DppCtrl; "Data Parallel Processing" in AMD's Vega and CDNA3 ISA guides);
 //   - __builtin_amdgcn_ds_swizzle(src, offset): ds_swizzle_b32, quad-permute mode (offset bit 15 set) and bit mode
 //     (and/or/xor masks on the lane id within 32 lanes);
-//   - __builtin_amdgcn_ds_bpermute(addr, src): ds_bpermute_b32, each lane reads the lane its byte address names.
+//   - __builtin_amdgcn_ds_bpermute(addr, src): ds_bpermute_b32, each lane reads the lane its byte address names;
+//   - ds_read_b64_tr_b16 (gfx950), through tilec::lds_load_tr16 (runtime.h): a transposing LDS read of 16-bit values.
 // Then the transcendental builtins emitted code calls (v_exp_f32 and friends), computed with the host's libm: exact
 // to within libm's error, where the device instruction is within 1 ulp (docs/language.md, "Element functions").
 //
@@ -169,6 +170,38 @@ inline int ds_swizzle(std::uint32_t src, unsigned offset, const char *file, unsi
 inline int ds_bpermute(std::uint32_t addr, std::uint32_t src, const char *file, unsigned line) {
   BpermuteOperands in{addr, src};
   return static_cast<int>(crosslane("ds_bpermute_b32", compute_bpermute, in, file, line));
+}
+
+/// ds_read_b64_tr_b16 (gfx950; LLVM intrinsic llvm.amdgcn.ds.read.tr16.b64): every lane names 8 bytes of LDS (4
+/// 16-bit values); within each group of 16 lanes (lanes 16g .. 16g + 15) the 16 x 4 values are read as a 4 x 16
+/// matrix whose row r is held by lanes 16g + 4r .. 16g + 4r + 3 (lane 16g + 4r + c: columns 4c .. 4c + 3), and each
+/// lane gets one column of it: value e of lane 16g + j is value j % 4 of lane 16g + 4e + j / 4 (docs/gemm.md,
+/// "Transposing LDS reads on gfx950", has the sources).
+inline int tr16_source(int lane, int e) { return (lane & ~15) + 4 * e + (lane & 15) / 4; }
+
+struct Tr16Operands {
+  const std::uint16_t *at; ///< this lane's 8 bytes of LDS
+};
+
+inline void compute_tr16(const void *, const void *const in[], void *const out[]) {
+  for (int l = 0; l < 64; ++l) {
+    auto *values = static_cast<std::uint16_t *>(out[l]);
+    for (int e = 0; e < 4; ++e) values[e] = static_cast<const Tr16Operands *>(in[tr16_source(l, e)])->at[l & 3];
+  }
+}
+
+/// The 4 16-bit values lane gets from ds_read_b64_tr_b16 when it names `at` (a wave collective).
+inline void ds_read_tr16_b64(const void *at, void *result, const char *file, unsigned line) {
+  Tr16Operands in{static_cast<const std::uint16_t *>(at)};
+  WaveCall call;
+  call.name = "ds_read_b64_tr_b16";
+  call.op = call.name;
+  call.compute = compute_tr16;
+  call.file = file;
+  call.line = line;
+  call.in = &in;
+  call.out = result;
+  wave_collective(call);
 }
 
 } // namespace tilec::emu

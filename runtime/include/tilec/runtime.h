@@ -168,6 +168,31 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
   *reinterpret_cast<V *>(&lds[index]) = v;
 }
 
+/// ds_read_b64_tr_b16 (gfx950 only) at element `index` of the LDS array `lds` of 16-bit values: this lane names 4
+/// consecutive values; in each group of 16 lanes, lane 16g + 4r + c names columns 4c .. 4c + 3 of row r of a 4 x 16
+/// matrix, and lane 16g + j gets its column j (value e from row e). A K x N operand stored as loaded (N contiguous)
+/// thus reaches the MFMA's B layout (4 consecutive K values of one column per lane) without transposed LDS writes.
+/// In the emulator it is a wave collective over the 64 lanes' addresses (tilec/emulator_crosslane.h).
+template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr16(const T (&lds)[N], int index) {
+  static_assert(sizeof(T) == 2 && sizeof(V) == 8, "ds_read_b64_tr_b16 reads 4 16-bit values per lane");
+#if defined(TILEC_EMULATOR)
+  emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), false);
+  emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
+  V v;
+  emu::ds_read_tr16_b64(&lds[index], &v, __FILE__, __LINE__);
+  return v;
+#elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
+  typedef short i16x4 __attribute__((ext_vector_type(4)));
+  auto *at = (__attribute__((address_space(3))) i16x4 *)(&lds[index]);
+  return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr16_b64_v4i16(at));
+#else
+  static_assert(sizeof(T) == 0, "ds_read_b64_tr_b16 exists on gfx950 only");
+  (void)lds;
+  (void)index;
+  return V{};
+#endif
+}
+
 /// The row where stored row `r` of a swizzled LDS buffer is placed: r ^ (((r >> From) & Mask) << Shift). The bits read
 /// lie above the bits changed, so the map is its own inverse and keeps each aligned group of 2^From rows together.
 template <int From, int Mask, int Shift> TILEC_DEVICE constexpr int swizzled_row(int r) {
