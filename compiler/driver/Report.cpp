@@ -46,6 +46,52 @@ void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = t
   }
 }
 
+/// The reductions of a body in statement order (loops included).
+void reductions(const ir::Body &body, std::vector<const ir::Reduce *> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) reductions(f->body, out);
+    else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get()); r && r->plan) out.push_back(r);
+  }
+}
+
+const char *stepName(ir::CrossLaneStep::Kind k) {
+  switch (k) {
+  case ir::CrossLaneStep::Kind::DppQuadPerm: return "dpp_quad_perm";
+  case ir::CrossLaneStep::Kind::DppRowHalfMirror: return "dpp_row_half_mirror";
+  case ir::CrossLaneStep::Kind::DppRowMirror: return "dpp_row_mirror";
+  case ir::CrossLaneStep::Kind::DsSwizzle: return "ds_swizzle";
+  case ir::CrossLaneStep::Kind::DsBpermute: return "ds_bpermute";
+  }
+  return "?";
+}
+
+/// The JSON twin of printReductions: per reduction its plan (passes/ReductionStrategy) field by field.
+void writeReductions(const ir::Kernel &k, llvm::json::OStream &json) {
+  std::vector<const ir::Reduce *> rs;
+  reductions(k.body, rs);
+  json.attributeArray("reductions", [&] {
+    for (const ir::Reduce *r : rs)
+      json.object([&] {
+        json.attribute("result", r->dst->name);
+        json.attribute("op", spelling(r->op));
+        json.attribute("axis", r->axis);
+        json.attribute("accumulate", r->accumulate);
+        json.attribute("in_lane", r->plan->inLane);
+        json.attribute("lanes", r->plan->lanes);
+        json.attributeArray("cross_lane_steps", [&] {
+          for (const ir::CrossLaneStep &st : r->plan->steps)
+            json.object([&] {
+              json.attribute("kind", stepName(st.kind));
+              json.attribute("lane_xor", st.laneXor);
+            });
+        });
+        json.attribute("waves", r->plan->waves);
+        json.attribute("lds_bytes", r->plan->ldsBytes);
+        json.attribute("why", r->plan->why);
+      });
+  });
+}
+
 /// Two lines per access: its width, then what decides whether the vector path runs.
 std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
   std::string cols = extentText(p.tensor->cols);
@@ -341,6 +387,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             }
           });
           writeLdsBanks(*k, t, json);
+          writeReductions(*k, json);
         });
       }
     });
