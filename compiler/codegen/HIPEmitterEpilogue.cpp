@@ -57,10 +57,10 @@ void KernelEmitter::broadcastLoads(const Store &st, const std::vector<const Valu
     bool row = l->reducedAxis == 0;
     unsigned groups = ins.accPerLane / kGroup;
     if (row) {
-      line(depth) << formatv("// Epilogue operand {0}[0, ...]: one row, the same for every row of {1}. This lane's 4 "
-                             "columns of each block column and value group, loaded once before the stores: {2} x {3} "
-                             "vectors of 4 x {4}.\n",
-                             x.name, a.name, a.blocksX(), groups, name(x.dtype));
+      line(depth) << formatv("// Epilogue operand {0}{1}: one row, the same for every row of {2}. This lane's 4 "
+                             "columns of each block column and value group, loaded once before the stores: {3} x {4} "
+                             "vectors of 4 x {5}.\n",
+                             x.name, x.rank == 1 ? "[...]" : "[0, ...]", a.name, a.blocksX(), groups, name(x.dtype));
       line(depth) << formatv("{0} {1}[{2}][{3}];\n", vecType(x.dtype, kGroup), n, a.blocksX(), groups);
       if (a.blocksX() > 1) line(depth) << "#pragma unroll\n";
       line(depth) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
