@@ -88,8 +88,10 @@ private:
     plan->peelTail = true;
     if (f.upper->kind == Index::Kind::Scalar) plan->peelTail = !k.divisible(Extent{f.upper->name, 0}, f.step->value);
     else if (f.upper->kind == Index::Kind::Const) plan->peelTail = (f.upper->value - f.lower->value) % f.step->value;
-    bool ok = depth(f, *plan);
+    // The plan is the loop's while its depth is chosen, so that the model counts the prefetch and the step order of
+    // each candidate.
     f.plan = std::move(plan);
+    bool ok = depth(f, *f.plan);
     if (ok) schedule(*f.plan);
     if (ok && !f.plan->depthRequested && f.plan->depth == 2) fitRegisters(f);
     return ok;
@@ -177,12 +179,16 @@ private:
                          now, loopBytes, doubled);
       return true;
     }
-    // The compiler's choice: 2 stages when they cost no occupancy.
+    // The compiler's choice: 2 stages when they cost no occupancy. Both candidates are measured whole: the
+    // registers of the prefetch and of the ordered step included (gemm_bf16_gfx950: one stage is 2 waves per SIMD
+    // by its registers, so 2 stages, 2 by their LDS, cost nothing).
+    schedule(plan);
     unsigned before = occupancy(), after = 0;
     if (doubled <= t.ldsBytesPerCU) {
       setStages(plan, buffers);
       after = occupancy();
     }
+    plan.schedule.reset();
     if (after && after >= before) {
       plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
                          "wave{4} per SIMD", now, loopBytes, doubled, after, after == 1 ? "" : "s");
