@@ -5,8 +5,7 @@ Registers are estimates: both figures are printed, and the VGPR estimate must li
 
 usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT | --within-both PERCENT] [--occupancy] [--no-scratch]
 With --within, clang's VGPR + AGPR total must not exceed the model's (ArchVGPRs aligned to 4, plus AGPRs) by more
-than PERCENT; with --within-both, the model must also not exceed the compiler's by more than PERCENT. With --slack N,
-a difference of up to N registers passes whatever the percentage (for small kernels, where 10% is a register or two). With
+than PERCENT; with --within-both, the model must also not exceed the compiler's by more than PERCENT. With
 --no-scratch, any scratch (spills) fails. With --occupancy, the model's waves per SIMD must equal the compiler's ("; Occupancy: N" in the kernel
 info the AMDGPU backend prints after each kernel).
 """
@@ -35,7 +34,7 @@ def metadata(asm):
     return kernels
 
 
-def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False, slack=0):
+def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
     failed = False
@@ -61,9 +60,9 @@ def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scr
             print(f"  lds_bytes equal {model['lds_bytes']}")
         model_total = (model["vgprs"] + 3) // 4 * 4 + model["agprs"] if model["agprs"] else model["vgprs"]
         if within is not None:
-            limit = max(model_total * (1 + within / 100), model_total + slack)
+            limit = model_total * (1 + within / 100)
             verdict = "within" if c["vgpr_count"] <= limit else "OVER"
-            if both and model_total > max(c["vgpr_count"] * (1 + within / 100), c["vgpr_count"] + slack):
+            if both and model_total > c["vgpr_count"] * (1 + within / 100):
                 verdict = "MODEL OVER"
             bound = f"+-{within:g}%" if both else f"+{within:g}%"
             print(f"  vgpr+agpr clang {c['vgpr_count']} vs model {model_total}: {verdict} {bound}")
@@ -94,13 +93,8 @@ if __name__ == "__main__":
     no_scratch = "--no-scratch" in args
     if no_scratch:
         args.remove("--no-scratch")
-    slack = 0
-    if "--slack" in args:
-        i = args.index("--slack")
-        slack = int(args[i + 1])
-        del args[i:i + 2]
     if "--within" in args:
         i = args.index("--within")
         within = float(args[i + 1])
         del args[i:i + 2]
-    main(args[0], args[1], within, occupancy, both, no_scratch, slack)
+    main(args[0], args[1], within, occupancy, both, no_scratch)
