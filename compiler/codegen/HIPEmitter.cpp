@@ -93,13 +93,18 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
   os << ") {\n" << body << "}\n\n";
 }
 
-/// Whether `id` occurs in `code` as a whole identifier.
+/// Whether `id` occurs in `code` as a whole identifier outside a `//` comment (the emitter writes no block comments
+/// or string literals in kernel bodies), so that a comment naming a parameter does not count as a use of it.
 bool KernelEmitter::usesIdentifier(llvm::StringRef code, llvm::StringRef id) {
   auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
   for (size_t at = code.find(id); at != llvm::StringRef::npos; at = code.find(id, at + 1)) {
     bool before = at > 0 && isIdent(code[at - 1]);
     bool after = at + id.size() < code.size() && isIdent(code[at + id.size()]);
-    if (!before && !after) return true;
+    if (before || after) continue;
+    size_t lineStart = code.rfind('\n', at);
+    lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+    if (code.slice(lineStart, at).contains("//")) continue;
+    return true;
   }
   return false;
 }
