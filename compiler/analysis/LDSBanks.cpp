@@ -97,16 +97,17 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
   std::vector<LdsLaneAccess> out;
   if (!isA && b.transposeReads) {
-    // ds_read_b64_tr_b16 (passes/LdsTransposeReads.h): kPerLane / 4 reads of 8 bytes per fragment; lane l names row
-    // k + 4h + (l % 16) / 4, columns (16 (l / 16)) % n + 4 (l % 4) .. + 3 of its block. Costed with the phases of an
-    // 8-byte read: no source gives the instruction's own.
+    // ds_read_b64_tr_b16 / _tr_b8 (passes/LdsTransposeReads.h): kPerLane / v reads of 8 bytes (v = 4 or 8 values)
+    // per fragment; lane l names row k + v h + (l % 16) / (16 / v), columns (16 (l / 16)) % n + v (l % (16 / v)) ..
+    // + v - 1 of its block. Costed with the phases of an 8-byte read: no source gives the instructions' own.
+    unsigned v = b.transposeReadValues(), lanesPerRow = 16 / v;
     for (unsigned kk = 0; kk < m.k; kk += ins.k)
       for (unsigned block = 0; block < blocks; ++block)
-        for (unsigned h = 0; h < ins.kPerLane / 4; ++h) {
+        for (unsigned h = 0; h < ins.kPerLane / v; ++h) {
           LdsLaneAccess a{false, 8, std::vector<std::optional<uint64_t>>(waveSize)};
           for (unsigned lane = 0; lane < waveSize; ++lane) {
-            uint64_t k = kk + (lane / ins.n) * ins.kPerLane + 4 * h + (lane % 16) / 4;
-            uint64_t col = origin + block * side + (16 * (lane / 16)) % side + 4 * (lane % 4);
+            uint64_t k = kk + (lane / ins.n) * ins.kPerLane + v * h + (lane % 16) / lanesPerRow;
+            uint64_t col = origin + block * side + (16 * (lane / 16)) % side + v * (lane % lanesPerRow);
             a.addr[lane] = (k * pitch + col) * size;
           }
           out.push_back(std::move(a));
@@ -174,6 +175,7 @@ LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &tar
     std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, pitch, wave);
     acc.out.instructions = instrs.size();
     acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    acc.out.instruction = ldsInstructionName(true, acc.out.bytes);
     for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
     acc.endWave();
   }
@@ -192,6 +194,8 @@ LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Tar
     std::vector<LdsLaneAccess> instrs = ldsFragmentAccesses(m, isA, pitch, wave, target.waveSize);
     sum.out.instructions = instrs.size();
     sum.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    sum.out.instruction = !isA && b.transposeReads ? Target::ldsTransposeReadName(sizeOf(b.dtype))
+                                                   : ldsInstructionName(false, sum.out.bytes);
     for (const LdsLaneAccess &a : instrs) sum.add(wave, a);
     sum.endWave();
   }
@@ -323,9 +327,14 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
         "{18} would do, and all accesses of {0} take {19} (ideal {20}); pad {21} (rows of {22} + {21} = {23} {24}) "
         "{25}: {26} cycles (ideal {27})",
         b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
-        ldsInstructionName(worst->write, worst->bytes), worst->pitch, size, w.worstPhase,
+        worst->instruction, worst->pitch, size, w.worstPhase,
         laneRanges(w.rule->phases[w.worstPhase]), lanes, w.ways, w.worstBank, w.rule->banks, bytes,
-        w.rule->measured ? "" : " (these phases are inferred, not measured: docs/performance.md)", worst->cycles,
+        !w.rule->measured ? " (these phases are inferred, not measured: docs/performance.md)"
+        : worst->instruction != ldsInstructionName(worst->write, worst->bytes)
+            ? formatv(" (costed with the phases of {0}: no source gives {1}'s own)",
+                      ldsInstructionName(worst->write, worst->bytes), worst->instruction).str()
+            : "",
+        worst->cycles,
         worst->ideal, cycles, ideal, bestPad, b.storedCols(), b.storedCols() + bestPad, name(b.dtype),
         bestCycles == bestIdeal ? "avoids it" : "reduces it", bestCycles, bestIdeal,
         w.ways == 8 || w.ways == 11 || w.ways == 18 ? "an" : "a");

@@ -66,6 +66,7 @@ struct LdsAccessCost {
   std::string what;          ///< e.g. "lds sA = a" or "fragment reads of sA (A of v_mfma_f32_32x32x8_f16)"
   llvm::SMRange loc;         ///< the statement
   unsigned bytes = 0;        ///< per lane and instruction
+  std::string instruction;   ///< e.g. "ds_write_b64", or "ds_read_b64_tr_b16" for transposing fragment reads
   unsigned instructions = 0; ///< per wave and execution of the statement
   unsigned cycles = 0, ideal = 0; ///< summed over one wave's instructions (the costliest wave)
   BankCost worst;            ///< the costliest single instruction

@@ -140,33 +140,38 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
   fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
 }
 
-/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16: in each group of 16 lanes, lane
-/// 16g + 4r + c names row r, columns 4c .. 4c + 3 of a 4 x 16 piece, and lane 16g + j gets column j, 4 consecutive K
-/// values. Lane l's fragment (column l % n, K values k_lane .. + kPerLane - 1) is kPerLane / 4 such reads, of rows
-/// k_lane + 4h + (l % 16) / 4 and columns (16 (l / 16)) % n + 4 (l % 4) of its block.
+/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values) or ds_read_b64_tr_b8
+/// (8-bit): each lane names 8 bytes, v = 4 or 8 consecutive values of a row; in each group of 16 lanes, lane 16g +
+/// (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece, and lane 16g + j gets column j, v
+/// consecutive K values. Lane l's fragment (column l % n, K values k_lane .. + kPerLane - 1) is kPerLane / v such
+/// reads, of rows k_lane + v h + (l % 16) / (16 / v) and columns (16 (l / 16)) % n + v (l % (16 / v)) of its block.
 void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &step, unsigned d) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   const LdsBuffer &b = *m.b;
-  unsigned reads = ins.kPerLane / 4;
-  std::string piece = vecType(b.dtype, 4);
-  line(d) << formatv("// {0} is K x N as declared: each fragment is {1} ds_read_b64_tr_b16 (4 K values of this lane's "
-                     "column each).\n", b.name, reads);
-  line(d) << "const int tr_row = k_lane + (lane % 16) / 4;  // the K row this lane names\n";
-  line(d) << formatv("const int tr_col = (16 * (lane / 16)) % {0} + 4 * (lane % 4);  // its 4 columns in the block\n",
-                     ins.n);
+  unsigned values = b.transposeReadValues(), lanesPerRow = 16 / values, reads = ins.kPerLane / values;
+  std::string piece = vecType(b.dtype, values), load = sizeOf(b.dtype) == 1 ? "lds_load_tr8" : "lds_load_tr16";
+  line(d) << formatv("// {0} is K x N as declared: each fragment is {1} {2} ({3} K values of this lane's column "
+                     "each).\n", b.name, reads, Target::ldsTransposeReadName(sizeOf(b.dtype)), values);
+  line(d) << formatv("const int tr_row = k_lane + (lane % 16) / {0};  // the K row this lane names\n", lanesPerRow);
+  line(d) << formatv("const int tr_col = (16 * (lane / 16)) % {0} + {1} * (lane % {2});  // its {1} columns in the "
+                     "block\n", ins.n, values, lanesPerRow);
   if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {{\n", a.blocksX());
   std::string col = formatv("{0}_col + bj * {1} + tr_col", a.name, ins.n).str();
   std::vector<std::string> parts;
   for (unsigned h = 0; h < reads; ++h) {
     std::string name = formatv("tr{0}", h).str();
-    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr16<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece,
-                           name, lds(b, false), 4 * h, b.pitch(), col);
+    line(d + 1) << formatv("const {0} {1} = tilec::{6}<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece, name,
+                           lds(b, false), values * h, b.pitch(), col, load);
     parts.push_back(name);
   }
   std::string value = parts.front();
-  if (reads == 2) value = formatv("__builtin_shufflevector({0}, {1}, 0, 1, 2, 3, 4, 5, 6, 7)", parts[0], parts[1]);
+  if (reads == 2) {
+    std::string lanes;
+    for (unsigned i = 0; i < 2 * values; ++i) lanes += formatv(", {0}", i).str();
+    value = formatv("__builtin_shufflevector({0}, {1}{2})", parts[0], parts[1], lanes);
+  }
   line(d + 1) << formatv("b_frag{0}[bj] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType, value);
   line(d) << "}\n";
 }

@@ -14,7 +14,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "passes/LdsSwizzle.h"
-#include "passes/LdsTransposeReads.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
 #include "support/Diagnostics.h"
@@ -108,7 +107,6 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
   if (module) planReductions(*module);
   if (!module || !verifyModule(*module, diags)) return 1;
-  useLdsTransposeReads(*module);
   if (!planPipelines(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
   chooseLdsSwizzles(*module);
 

@@ -251,7 +251,7 @@ static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostrea
                               : formatv("up to {0}-way conflicts{1}", c.worst.ways,
                                         c.worst.rule->measured ? "" : " (phases inferred)").str();
     os << formatv("    {0}: {1} x {2} per wave, {3} cycles (ideal {4}), {5}\n", c.what, c.instructions,
-                  ldsInstructionName(c.write, c.bytes), c.cycles, c.ideal, verdict);
+                  c.instruction, c.cycles, c.ideal, verdict);
   }
 }
 
@@ -264,7 +264,7 @@ static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStr
         json.attribute("what", c.what);
         json.attribute("kind", c.write ? "write" : "read");
         if (c.tile) json.attribute("tile", c.tile->name);
-        json.attribute("instruction", ldsInstructionName(c.write, c.bytes));
+        json.attribute("instruction", c.instruction);
         json.attribute("bytes", c.bytes);
         json.attribute("instructions_per_wave", c.instructions);
         json.attribute("cycles_per_wave", c.cycles);

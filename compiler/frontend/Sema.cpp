@@ -14,6 +14,7 @@
 #include "codegen/ReservedNames.h"
 #include "frontend/KernelSema.h"
 #include "frontend/SemaGEMM.h"
+#include "passes/LdsTransposeReads.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -417,7 +418,11 @@ void KernelSema::warnings() {
   // Like the reads above, LDS flow is only judged in kernels without errors: a statement that failed (an mma whose
   // accumulator was not declared, say) would make its buffers look unused.
   if (diags.errorCount() == errorsAtStart) sema::warnUnusedLds(*kernel, gemm, diags);
-  if (diags.errorCount() == errorsAtStart) sema::warnLdsBankConflicts(*kernel, target, diags);
+  if (diags.errorCount() == errorsAtStart) {
+    // How a buffer is stored decides its bank conflicts: choose the transposing reads first.
+    useLdsTransposeReads(*kernel, target);
+    sema::warnLdsBankConflicts(*kernel, target, diags);
+  }
   for (const auto &t : kernel->tiles) {
     const ast::TileDecl *decl = tileDecls[t->name];
     if (!used.count(t->name)) {

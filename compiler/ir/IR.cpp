@@ -158,7 +158,7 @@ private:
     for (const auto &l : k.ldsBuffers)
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "")
-         << (l->transposeReads ? " read transposed (ds_read_b64_tr_b16)" : "") << "  // " << l->storedRows() << " x " << l->pitch() << " = "
+         << (l->transposeReads ? std::string(" read transposed (") + Target::ldsTransposeReadName(sizeOf(l->dtype)) + ")" : "") << "  // " << l->storedRows() << " x " << l->pitch() << " = "
          << l->bytes() << " B\n";
     for (const auto &a : k.accs) {
       os << "  acc %" << a->name << ": " << name(a->dtype) << "[" << a->rows << ", " << a->cols << "] mfma "

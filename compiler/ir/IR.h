@@ -88,9 +88,12 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
-  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16 (gfx950), kPerLane / 4
-  /// reads of 8 bytes per fragment (passes/LdsTransposeReads.h).
+  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16 or ds_read_b64_tr_b8
+  /// (gfx950): reads of 8 bytes per lane, kPerLane / transposeReadValues() per fragment
+  /// (passes/LdsTransposeReads.h).
   bool transposeReads = false;
+  /// Values one transposing read gives a lane: 8 bytes, 4 16-bit or 8 8-bit values.
+  unsigned transposeReadValues() const { return 8 / sizeOf(dtype); }
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.

@@ -122,7 +122,9 @@ private:
       if (m.k == 0 || m.k % ins->k != 0) fail(s.loc, "mma K is not a multiple of the instruction's K");
       if (m.acc->waveRows() % ins->m != 0 || m.acc->waveCols() % ins->n != 0)
         fail(s.loc, "accumulator does not split into whole instruction blocks");
-      if (m.a->storedRows() != m.acc->rows || m.b->storedRows() != m.acc->cols)
+      // B read with transposing reads is stored as declared, K x N; otherwise as N x K.
+      unsigned bColumns = m.b->transposeReads ? m.b->cols : m.b->storedRows();
+      if (m.a->storedRows() != m.acc->rows || bColumns != m.acc->cols)
         fail(s.loc, "mma operands do not match the accumulator's shape");
       return;
     }

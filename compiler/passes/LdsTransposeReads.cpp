@@ -1,4 +1,4 @@
-//===- LdsTransposeReads.cpp - K x N B operands read with ds_read_b64_tr_b16 ===//
+//===- LdsTransposeReads.cpp - K x N B operands read with ds_read_b64_tr_b* ===//
 //
 // See LdsTransposeReads.h. Every mma of a kernel is visited; a transposed buffer qualifies only when all its uses do.
 //
@@ -21,35 +21,38 @@ void collectMMAs(const Body &body, std::vector<const MMA *> &out) {
   }
 }
 
-/// Whether `m` can read `b` as its B operand with ds_read_b64_tr_b16 on `t`.
+/// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16 or _tr_b8) on `t`.
 bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   if (m.b != &b || m.a == &b || !m.acc || !m.acc->instr) return false;
   const MFMAInstr &ins = *m.acc->instr;
-  // Only 16-byte fragments (kPerLane 8, the K16 / K32 instructions): there 2 transposing reads replace one
+  unsigned size = sizeOf(b.dtype);
+  if (!t.hasLdsTransposeRead(size) || (ins.n != 16 && ins.n != 32)) return false;
+  // 16-bit: only 16-byte fragments (kPerLane 8, the K16 / K32 instructions): there 2 transposing reads replace one
   // ds_read_b128 and the writes become the tile's own vectors (gemm_f16 with v_mfma_f32_32x32x16_f16 on gfx950: 61
   // instructions in the main loop -> 54). An 8-byte fragment (kPerLane 4) is one read either way, but transposing
   // reads cannot be paired into ds_read2_b64 (32x32x8: 69 -> 70).
-  return t.ldsTransposeRead16 && sizeOf(b.dtype) == 2 && ins.kPerLane == 8 && (ins.n == 16 || ins.n == 32);
+  if (size == 2) return ins.kPerLane == 8;
+  // 8-bit: any whole number of 8-value reads. Stored transposed, a K x N 8-bit operand is written 2 bytes (a K pair)
+  // at a time, 16 ds_write_b16 per lane per 64 x 128 K step; stored as declared, 2 ds_write_b128.
+  return ins.kPerLane % 8 == 0;
 }
 
 } // namespace
 
-void tilec::useLdsTransposeReads(Module &module) {
-  const Target &t = *module.target;
-  for (auto &k : module.kernels) {
-    std::vector<const MMA *> mmas;
-    collectMMAs(k->body, mmas);
-    for (auto &b : k->ldsBuffers) {
-      if (!b->transposed || (b->cols + b->pad) % 4 != 0) continue;
-      bool used = false, all = true;
-      for (const MMA *m : mmas) {
-        if (m->a != b.get() && m->b != b.get()) continue;
-        used = true;
-        all &= readsWithTransposes(*m, *b, t);
-      }
-      if (!used || !all) continue;
-      b->transposed = false;
-      b->transposeReads = true;
+void tilec::useLdsTransposeReads(Kernel &k, const Target &t) {
+  std::vector<const MMA *> mmas;
+  collectMMAs(k.body, mmas);
+  for (auto &b : k.ldsBuffers) {
+    // Each lane's 8 bytes must stay aligned: rows of N + pad elements a whole number of 8-byte pieces.
+    if (!b->transposed || ((b->cols + b->pad) * sizeOf(b->dtype)) % 8 != 0) continue;
+    bool used = false, all = true;
+    for (const MMA *m : mmas) {
+      if (m->a != b.get() && m->b != b.get()) continue;
+      used = true;
+      all &= readsWithTransposes(*m, *b, t);
     }
+    if (!used || !all) continue;
+    b->transposed = false;
+    b->transposeReads = true;
   }
 }

@@ -116,8 +116,8 @@ private:
     if (kSteps < 2) return;
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
-    // A buffer read with ds_read_b64_tr_b16 takes kPerLane / 4 reads per fragment.
-    s.fragmentReads = kSteps * (rows + cols * (m.b->transposeReads ? ins.kPerLane / 4 : 1));
+    // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
+    s.fragmentReads = kSteps * (rows + cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues() : 1));
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
     unsigned passes = std::max(1u, ins.cycles / 4);
     unsigned before = (kSteps - 1) * blocks;

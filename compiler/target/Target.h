@@ -63,6 +63,17 @@ struct Target {
   unsigned globalLoadLatency;
   /// ds_read_b64_tr_b16: a transposing LDS read of 16-bit values (gfx950; docs/gemm.md, "Transposing LDS reads").
   bool ldsTransposeRead16;
+  /// ds_read_b64_tr_b8: the same for 8-bit values, 8 per lane (gfx950; docs/gemm.md, "Transposing LDS reads").
+  bool ldsTransposeRead8;
+
+  /// Whether this target has a transposing LDS read of 8 bytes per lane for elements of `bytes` bytes.
+  bool hasLdsTransposeRead(unsigned bytes) const {
+    return (bytes == 2 && ldsTransposeRead16) || (bytes == 1 && ldsTransposeRead8);
+  }
+  /// The transposing LDS read's name for elements of `bytes` bytes (1 or 2).
+  static const char *ldsTransposeReadName(unsigned bytes) {
+    return bytes == 1 ? "ds_read_b64_tr_b8" : "ds_read_b64_tr_b16";
+  }
 
   unsigned lanesPerWave() const { return waveSize; }
   /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.

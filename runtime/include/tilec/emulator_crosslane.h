@@ -172,31 +172,39 @@ inline int ds_bpermute(std::uint32_t addr, std::uint32_t src, const char *file, 
   return static_cast<int>(crosslane("ds_bpermute_b32", compute_bpermute, in, file, line));
 }
 
-/// ds_read_b64_tr_b16 (gfx950; LLVM intrinsic llvm.amdgcn.ds.read.tr16.b64): every lane names 8 bytes of LDS (4
-/// 16-bit values); within each group of 16 lanes (lanes 16g .. 16g + 15) the 16 x 4 values are read as a 4 x 16
-/// matrix whose row r is held by lanes 16g + 4r .. 16g + 4r + 3 (lane 16g + 4r + c: columns 4c .. 4c + 3), and each
-/// lane gets one column of it: value e of lane 16g + j is value j % 4 of lane 16g + 4e + j / 4 (docs/gemm.md,
-/// "Transposing LDS reads on gfx950", has the sources).
-inline int tr16_source(int lane, int e) { return (lane & ~15) + 4 * e + (lane & 15) / 4; }
+/// gfx950's transposing LDS reads of 8 bytes per lane, for values of type T (2 bytes: ds_read_b64_tr_b16, LLVM
+/// intrinsic llvm.amdgcn.ds.read.tr16.b64; 1 byte: ds_read_b64_tr_b8, llvm.amdgcn.ds.read.tr8.b64). Every lane names
+/// V = 8 / sizeof(T) consecutive values of LDS; within each group of 16 lanes (lanes 16g .. 16g + 15) the 16 x V
+/// values are read as a V x 16 matrix whose row r is held by the 16 / V lanes 16g + (16 / V) r + c (lane 16g + (16 /
+/// V) r + c: columns V c .. V c + V - 1), and each lane gets one column of it: value e of lane 16g + j is value j % V
+/// of lane 16g + (16 / V) e + j / V (docs/gemm.md, "Transposing LDS reads on gfx950", has the sources).
+template <typename T> constexpr int tr_values = 8 / static_cast<int>(sizeof(T));
 
-struct Tr16Operands {
-  const std::uint16_t *at; ///< this lane's 8 bytes of LDS
+template <typename T> inline int tr_source(int lane, int e) {
+  return (lane & ~15) + (16 / tr_values<T>)*e + (lane & 15) / tr_values<T>;
+}
+
+template <typename T> struct TrOperands {
+  const T *at; ///< this lane's 8 bytes of LDS
 };
 
-inline void compute_tr16(const void *, const void *const in[], void *const out[]) {
+template <typename T> inline void compute_tr(const void *, const void *const in[], void *const out[]) {
   for (int l = 0; l < 64; ++l) {
-    auto *values = static_cast<std::uint16_t *>(out[l]);
-    for (int e = 0; e < 4; ++e) values[e] = static_cast<const Tr16Operands *>(in[tr16_source(l, e)])->at[l & 3];
+    auto *values = static_cast<T *>(out[l]);
+    for (int e = 0; e < tr_values<T>; ++e)
+      values[e] = static_cast<const TrOperands<T> *>(in[tr_source<T>(l, e)])->at[l % tr_values<T>];
   }
 }
 
-/// The 4 16-bit values lane gets from ds_read_b64_tr_b16 when it names `at` (a wave collective).
-inline void ds_read_tr16_b64(const void *at, void *result, const char *file, unsigned line) {
-  Tr16Operands in{static_cast<const std::uint16_t *>(at)};
+/// The 8 bytes a lane gets from the transposing read `name` of values of type T when it names `at` (a wave
+/// collective).
+template <typename T>
+inline void ds_read_tr_b64(const char *name, const void *at, void *result, const char *file, unsigned line) {
+  TrOperands<T> in{static_cast<const T *>(at)};
   WaveCall call;
-  call.name = "ds_read_b64_tr_b16";
+  call.name = name;
   call.op = call.name;
-  call.compute = compute_tr16;
+  call.compute = compute_tr<T>;
   call.file = file;
   call.line = line;
   call.in = &in;

@@ -84,7 +84,11 @@ In encode(float v) { return In(int(v) % 128); }
 #elif defined(GEMM_FP8)
 using In = unsigned char;
 using Out = float;
+#if defined(GEMM_B_KN) // B given K x N (gemm_fp8_kn_gfx950)
+constexpr bool kBNK = false;
+#else
 constexpr bool kBNK = true;
+#endif
 GEMM_KERNEL_OR_NAMED(gemm_fp8)
 #if defined(GEMM_FP8_OCP) // gfx950 reads fp8 bytes as OCP E4M3FN
 FP8_CODEC(decode, encode, E4M3FN)
