@@ -154,8 +154,10 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
   line(d) << formatv("// {0} is K x N as declared: each fragment is {1} {2} ({3} K values of this lane's column "
                      "each).\n", b.name, reads, Target::ldsTransposeReadName(sizeOf(b.dtype)), values);
   line(d) << formatv("const int tr_row = k_lane + (lane % 16) / {0};  // the K row this lane names\n", lanesPerRow);
-  line(d) << formatv("const int tr_col = (16 * (lane / 16)) % {0} + {1} * (lane % {2});  // its {1} columns in the "
-                     "block\n", ins.n, values, lanesPerRow);
+  // With n = 16 every group of 16 lanes covers the block's 16 columns; with n = 32 lane groups 1 and 3 take 16 .. 31.
+  std::string group = ins.n == 16 ? "" : formatv("(16 * (lane / 16)) % {0} + ", ins.n).str();
+  line(d) << formatv("const int tr_col = {0}{1} * (lane % {2});  // its {1} columns in the block\n", group, values,
+                     lanesPerRow);
   if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {{\n", a.blocksX());
   std::string col = formatv("{0}_col + bj * {1} + tr_col", a.name, ins.n).str();
