@@ -119,7 +119,8 @@ void addOnce(std::vector<std::string> &parts, const std::string &s) {
 
 } // namespace
 
-std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
+std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans,
+                                         const std::vector<const ir::Tensor *> &bufferLoaded) {
   std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   std::vector<std::string> parts;
   // "N % 4 == 0" goes when "N % 8 == 0" is there.
@@ -138,6 +139,8 @@ std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
       if (d.tensor == c.tensor) bytes = std::max(bytes, d.bytes);
     addOnce(parts, formatv("{0} {1}-byte aligned", c.tensor->name, bytes));
   }
+  // Tensors read through buffer resources in masked K steps: within reach of a buffer's 32-bit offsets.
+  for (const ir::Tensor *t : bufferLoaded) addOnce(parts, formatv("{0} under 2 GiB", t->name));
   return listed(parts);
 }
 

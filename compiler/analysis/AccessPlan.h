@@ -48,8 +48,10 @@ std::vector<AlignmentCheck> alignmentChecks(const std::vector<AccessPlan> &plans
 bool hasUnalignedVariant(const std::vector<AccessPlan> &plans);
 /// "name_unaligned".
 std::string unalignedName(const ir::Kernel &kernel);
-/// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned".
-std::string vectorKernelCondition(const std::vector<AccessPlan> &plans);
+/// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned", and
+/// "A under 2 GiB" for each tensor of `bufferLoaded` (ir::Kernel::bufferLoaded).
+std::string vectorKernelCondition(const std::vector<AccessPlan> &plans,
+                                  const std::vector<const ir::Tensor *> &bufferLoaded);
 /// The `assume` statements that would remove the _unaligned kernel, as a phrase: "'assume N % 8 == 0;' removes the
 /// fallback", "'assume K % 16 == 0;' and 'assume N % 16 == 0;' remove the fallback" (a modulus implied by a larger one
 /// is left out); "" when some extent is a literal.

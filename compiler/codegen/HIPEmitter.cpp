@@ -78,7 +78,7 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
                   "// single accesses that need only element alignment; where one crosses the end of a row it goes "
                   "element by element.\n", name, k.name);
   } else if (twoKernels) {
-    os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans),
+    os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans, k.bufferLoaded),
                   unalignedName(k));
   }
   // The body first: a scalar it never reads (a bound every mask of this variant proves) keeps its place in the
@@ -239,15 +239,24 @@ KernelEmitter::Access KernelEmitter::accessKind(const Tensor &tensor, const Inde
 }
 
 std::string KernelEmitter::address(const Tensor &tensor, const std::string &r, const std::string &c) {
-  if (tensor.rank == 1) return tensor.name + " + " + c;
+  std::string offset = elementOffset(tensor, r, c, /*wide=*/true);
+  return offset == "0" ? tensor.name : tensor.name + " + " + offset;
+}
+
+std::string KernelEmitter::elementOffset(const Tensor &tensor, const std::string &r, const std::string &c, bool wide) {
+  if (tensor.rank == 1) return c;
   // Rows are the row stride apart: the width, or the `stride` the tensor was declared with.
   std::string pitch = extentExpr(tensor.rowStride());
+  auto rowTerm = [&](const std::string &row) {
+    if (wide) return formatv("static_cast<long>({0}) * {1}", row, pitch).str();
+    bool simple = row.find_first_of(" +-*/%") == std::string::npos;
+    return formatv(simple ? "{0} * {1}" : "({0}) * {1}", row, pitch).str();
+  };
   if (r == "row" && !rowSplit.first.empty())
-    return formatv("{0} + static_cast<long>({1}) * {3} + static_cast<long>({2}) * {3} + {4}", tensor.name,
-                   rowSplit.first, rowSplit.second, pitch, c);
-  if (r == "0") return c == "0" ? tensor.name : tensor.name + " + " + c; // a tensor's only row
-  if (c == "0" && !tensor.stride && extentExpr(tensor.cols) == "1") return tensor.name + " + " + r; // its only column
-  return formatv("{0} + static_cast<long>({1}) * {2} + {3}", tensor.name, r, pitch, c);
+    return formatv("{0} + {1} + {2}", rowTerm(rowSplit.first), rowTerm(rowSplit.second), c);
+  if (r == "0") return c; // a tensor's only row
+  if (c == "0" && !tensor.stride && extentExpr(tensor.cols) == "1") return r; // its only column
+  return formatv("{0} + {1}", rowTerm(r), c);
 }
 
 bool KernelEmitter::movesWithLoop(const Index &i) {
@@ -366,6 +375,18 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
   bool masked = !inBounds(x, r, c, *l.row, *l.col, rows, cols, kind == Access::Crossing ? vec : 0).empty();
   // Masked-off lanes keep zeros, or the load's `else` value.
   std::string fill = l.operands.empty() ? "" : valueExpr(*l.operands[0], 1);
+  unsigned bytes = vec * sizeOf(x.dtype);
+  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && (bytes == 4 || bytes == 8 || bytes == 16) &&
+      llvm::is_contained(k.bufferLoaded, &x)) {
+    // A buffer load: a masked-off vector's offset (-1, 0xFFFFFFFF) lies outside the buffer and reads zeros.
+    std::string mask = inBounds(x, r, c, *l.row, *l.col, rows, cols, 0);
+    // 32-bit arithmetic: the launcher runs this kernel only for tensors under 2 GiB. (A 64-bit product here makes
+    // clang branch around the offset instead of selecting it.)
+    std::string offset = formatv("({0}) * {1}", elementOffset(x, r, c, /*wide=*/false), sizeOf(x.dtype)).str();
+    line(d) << formatv("{0}{1} = tilec::buffer_load<{2}>({3}_buf, {4});\n", declare ? type + " " : "", dst, type,
+                       x.name, mask.empty() ? offset : formatv("tilec::buffer_offset({0}, {1})", mask, offset).str());
+    return;
+  }
   if (!fill.empty() && (declare || masked))
     line(d) << formatv("{0}{1} = ({2})({3});\n", declare ? type + " " : "", dst, type, fill);
   else if (declare) line(d) << formatv("{0} {1}{{};\n", type, dst);

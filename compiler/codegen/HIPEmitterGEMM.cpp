@@ -265,7 +265,9 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   // Prologue: the first step, masked (there may be none: K can be 0).
   line(d) << formatv("// Prologue: the first step's loads, written to LDS{0}.\n", p.doubleLds ? " stage 0" : "");
   line(d) << formatv("if ({0} < {1}) {{\n", var, upper);
+  maskedBufferLoads = p.bufferLoads && variant == Variant::Vector;
   for (const Assign *a : p.loads) stmt(*a, d + 1);
+  maskedBufferLoads = false;
   for (const LdsWrite *w : p.writes) stmt(*w, d + 1);
   line(d + 1) << "tilec::barrier();\n";
   line(d) << "}\n";
@@ -296,10 +298,13 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
     readStage = "0";
     line(d) << "}\n";
   } else {
-    line(d) << "// The remaining steps, masked; the last one's prefetch lies past the end and reads zeros.\n";
+    maskedBufferLoads = p.bufferLoads && variant == Variant::Vector;
+    line(d) << formatv("// The remaining steps, masked; the last one's prefetch lies past the end and reads zeros{0}.\n",
+                       maskedBufferLoads ? " (buffer loads: out-of-range offsets)" : "");
     line(d) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", var, upper, step);
     pipelinedStep(f, d + 1);
     line(d) << "}\n";
+    maskedBufferLoads = false;
   }
   line(depth) << "}\n";
 }

@@ -159,6 +159,8 @@ private:
   };
   Access accessKind(const Tensor &tensor, const Index &col0, unsigned vec) const;
 
+  /// The element offset of (r, c) in `tensor`: 64-bit row products when `wide`, else 32-bit.
+  std::string elementOffset(const Tensor &tensor, const std::string &r, const std::string &c, bool wide);
   std::string address(const Tensor &tensor, const std::string &r, const std::string &c);
   /// The bounds the element path checks: "rows, cols", and the row stride for a tensor declared with one.
   static std::string elementBounds(const Tensor &x) {
@@ -242,6 +244,11 @@ private:
   bool interiorBlock = false;
   /// Loop variables written as another expression (the prefetch of the next K step: "k + 32").
   std::map<std::string, std::string> loopVarText;
+  /// Writing the masked steps (or the prologue) of a K loop whose plan loads through buffer resources, in the vector
+  /// kernel: loads of Kernel::bufferLoaded tensors become buffer loads.
+  bool maskedBufferLoads = false;
+  /// The byte size of `tensor` (one matrix of a batched one) as an expression of type `type`.
+  std::string tensorBytes(const Tensor &tensor, const char *type) const;
   /// The LDS stage that mma reads and that writes fill, for buffers with 2 stages.
   std::string readStage = "0", writeStage = "0";
   /// Inside an access loop whose row origin moves with a loop: (origin, lane part) of `row`, for address().

@@ -33,7 +33,7 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
                 "/// hipSuccess without launching when there is nothing to do.\n",
                 refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
   if (twoKernels)
-    os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
+    os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans, k.bufferLoaded), unalignedName(k));
   os << "extern \"C\" hipError_t launch_" << k.name << "(";
   params(/*forLauncher=*/true);
   os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream)";
@@ -99,6 +99,9 @@ void KernelEmitter::launcher(bool twoKernels) {
                                        c.tensor->stride ? ", " + extentExpr(*c.tensor->stride) : "").str()
                              : formatv("reinterpret_cast<std::uintptr_t>({0}) % {1} == 0", c.tensor->name, c.bytes)
                                    .str());
+    // Its masked K steps reach these tensors through buffer resources, whose offsets are 32-bit.
+    for (const Tensor *tensor : k.bufferLoaded)
+      conds.push_back(formatv("{0} < 0x80000000ul", tensorBytes(*tensor, "unsigned long")).str());
     line(1) << "const bool vectors_aligned = ";
     for (size_t i = 0; i < conds.size(); ++i) {
       if (i > 0) line(3) << "&& ";

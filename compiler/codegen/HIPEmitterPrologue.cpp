@@ -60,6 +60,13 @@ void KernelEmitter::prologue() {
     line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
   line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
   if (k.batched) batchPrologue();
+  if (variant == Variant::Vector && !k.bufferLoaded.empty()) {
+    line(1) << "// Buffer resources for the masked K steps: a vector outside the tensor is given an out-of-range offset "
+               "and reads zeros (the launcher runs this kernel only for tensors under 2 GiB).\n";
+    for (const Tensor *tensor : k.bufferLoaded)
+      line(1) << formatv("const tilec::Buffer {0}_buf = tilec::make_buffer({0}, {1});\n", tensor->name,
+                         tensorBytes(*tensor, "unsigned"));
+  }
 
   if (llvm::any_of(k.tiles, [](const auto &tile) { return tile->used; }))
     line(1) << "// Register tiles: element i is this lane's i-th access.\n";
@@ -105,6 +112,13 @@ void KernelEmitter::prologue() {
 std::string KernelEmitter::blockText() const {
   if (k.gridTensor->rank == 1) return formatv("{0} elements of {1}", k.gridTileCols, k.gridTensor->name);
   return formatv("{0} x {1} block of {2}", k.gridTileRows, k.gridTileCols, k.gridTensor->name);
+}
+
+std::string KernelEmitter::tensorBytes(const Tensor &tensor, const char *type) const {
+  unsigned size = sizeOf(tensor.dtype);
+  if (tensor.rank == 1) return formatv("static_cast<{0}>({1}) * {2}", type, extentExpr(tensor.cols), size);
+  return formatv("static_cast<{0}>({1}) * {2} * {3}", type, extentExpr(tensor.rows), extentExpr(tensor.rowStride()),
+                 size);
 }
 
 void KernelEmitter::batchPrologue() {

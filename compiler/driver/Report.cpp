@@ -206,7 +206,7 @@ std::string stepOrder(const ir::KLoopPlan &p) {
                              : "; a barrier before the writes and one after them");
 }
 
-void printKLoop(const ir::For &f, llvm::raw_ostream &os) {
+void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
   const ir::KLoopPlan &p = *f.plan;
   os << formatv("  K loop over {0}: pipeline {1} ({2})\n", f.var, p.depth, p.why);
   os << formatv("    {0} LDS stage{1}, {2} barrier{3} per step{4}\n", p.doubleLds ? 2 : 1, p.doubleLds ? "s" : "",
@@ -221,6 +221,12 @@ void printKLoop(const ir::For &f, llvm::raw_ostream &os) {
                   p.depth == 2 ? " (the last prefetch past the end reads zeros)" : "");
   else
     os << "    no masks: every block lies inside the grid tensor and every K step is whole\n";
+  if (p.bufferLoads && !k.bufferLoaded.empty()) {
+    std::string names;
+    for (const ir::Tensor *t : k.bufferLoaded) names += (names.empty() ? "" : ", ") + t->name;
+    os << formatv("    masked steps of the vector kernel load {0} through buffer resources: a vector outside the "
+                  "tensor gets an out-of-range offset and reads zeros, with no exec branch\n", names);
+  }
 }
 
 void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
@@ -308,7 +314,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     printLdsBanks(*k, t, os);
     std::vector<const ir::For *> loops;
     kLoops(k->body, loops);
-    for (const ir::For *f : loops) printKLoop(*f, os);
+    for (const ir::For *f : loops) printKLoop(*k, *f, os);
     printReductions(k->body, os);
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
@@ -321,7 +327,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
-      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
+      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans, k->bufferLoaded));
       // The same figure when a floor of both kernels (a GEMM epilogue's accumulator values) covers the element paths.
       std::string extra = u.archVgprs == e.archVgprs
                               ? "no more than the vector kernel"
@@ -365,7 +371,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
             json.attributeObject("unaligned_kernel", [&] {
               json.attribute("name", unalignedName(*k));
-              json.attribute("runs_unless", vectorKernelCondition(plans));
+              json.attribute("runs_unless", vectorKernelCondition(plans, k->bufferLoaded));
               writeResources(u, json);
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
             });

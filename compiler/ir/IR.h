@@ -279,6 +279,10 @@ struct KLoopPlan {
   unsigned depth = 1;         ///< K steps in flight: 1 (none), 2 (the next step's loads before this step's mma)
   bool depthRequested = false; ///< written as `pipeline N`
   bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
+  /// The masked steps (edge workgroups, the partial last step) and the prologue of the vector kernel load through
+  /// buffer resources: a masked-off vector gets an out-of-range offset and reads zeros, with no exec branch
+  /// (Kernel::bufferLoaded names the tensors).
+  bool bufferLoads = false;
   std::string why;            ///< the decision in words, for the report
   /// The order of one main-loop step for the MFMA pipe (depth 2, one mma), which the HIP emitter prints as
   /// sched_group_barrier groups: every fragment of the step is read first, one global load of the next step follows
@@ -386,6 +390,9 @@ struct Kernel {
   std::vector<std::unique_ptr<AccTile>> accs;
   std::vector<std::unique_ptr<ReducedTile>> reducedTiles;
   std::vector<Assumption> assumptions;
+  /// Tensors whose loads in masked K steps of the vector kernel go through buffer resources (KLoopPlan::bufferLoads);
+  /// the launcher runs the vector kernel only when each is under 2 GiB, the reach of a buffer's 32-bit offsets.
+  std::vector<const Tensor *> bufferLoaded;
   Body body;
 
   unsigned waves(const Target &t) const { return workgroupSize / t.waveSize; }

@@ -118,6 +118,11 @@ template <typename T> TILEC_DEVICE Buffer make_buffer(const T *base, unsigned by
 #endif
 }
 
+/// The offset of a masked buffer access: `byteOffset` where `inside`, else -1 (0xFFFFFFFF as the hardware reads it),
+/// which lies past every buffer and so reads zeros. Written with an OR rather than `inside ? byteOffset : -1`, which
+/// clang-19 turns into a branch around the offset's arithmetic (an exec branch per access in a K loop).
+TILEC_DEVICE int buffer_offset(bool inside, int byteOffset) { return byteOffset | -static_cast<int>(!inside); }
+
 template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "buffer accesses move 4, 8 or 16 bytes");
 #if defined(__HIP__)
