@@ -99,7 +99,9 @@ def for_mca(ins):
     m = re.match(r"buffer_(load|store)_(\w+)\s+(v\[?[\d:]+\]?),\s*v(\d+)", ins)
     if not m:
         return ins
-    return f"global_{m.group(1)}_{m.group(2)} {m.group(3)}, v[{m.group(4)}:{int(m.group(4)) + 1}], off"
+    # The 64-bit address pair must start at an even register: the offset's register, rounded down.
+    pair = int(m.group(4)) - int(m.group(4)) % 2
+    return f"global_{m.group(1)}_{m.group(2)} {m.group(3)}, v[{pair}:{pair + 1}], off"
 
 
 def mca_cycles(body, mca, iterations=100):
