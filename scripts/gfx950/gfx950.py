@@ -58,13 +58,44 @@ def ir_key(text):
     return hashlib.sha256("\n".join(kept).encode()).hexdigest()[:24]
 
 
+MAKE_RSRC = re.compile(r"@llvm\.amdgcn\.make\.buffer\.rsrc\.p0\((ptr [^,]+), (i16 [^,]+), i32 ([^,]+), (i32 [^)]+)\)")
+
+
+def for_newer_llvm(text):
+    """clang-19's IR in the form a newer LLVM takes. LLVM 19's llvm.amdgcn.make.buffer.rsrc takes the record count as
+    i32; later LLVMs take it as i64 (and name the intrinsic after both pointer types, .p8.p0): the call gets a zext."""
+    out, n = [], 0
+    for line in text.splitlines():
+        m = MAKE_RSRC.search(line)
+        if m and not line.startswith("declare"):
+            n += 1
+            out.append(f"  %tilec.records.{n} = zext i32 {m.group(3)} to i64")
+            line = line[:m.start()] + (f"@llvm.amdgcn.make.buffer.rsrc.p8.p0({m.group(1)}, {m.group(2)}, "
+                                       f"i64 %tilec.records.{n}, {m.group(4)})") + line[m.end():]
+        elif line.startswith("declare") and "@llvm.amdgcn.make.buffer.rsrc.p0(" in line:
+            line = line.replace("@llvm.amdgcn.make.buffer.rsrc.p0(", "@llvm.amdgcn.make.buffer.rsrc.p8.p0(")
+            line = re.sub(r"\(ptr( readnone)?, i16, i32, i32\)", r"(ptr\1, i16, i64, i32)", line)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def compile_one(ir_path, out_path, llc=None, triton=False):
-    text = open(ir_path).read()
-    cpu = target_cpu(text)
+    original = open(ir_path).read()
+    cpu = target_cpu(original)
     if llc:
-        subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O3", ir_path, "-o", out_path],
-                       check=True)
+        # An llc of LLVM 20 or 21 may take the i32 form, a later one only the i64 form: the first that compiles.
+        run = lambda text: subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O3", "-", "-o",
+                                           out_path], input=text, text=True, check=True)
+        try:
+            run(original)
+        except subprocess.CalledProcessError:
+            if for_newer_llvm(original) == original:
+                raise
+            run(for_newer_llvm(original))
         return
+    # Triton's bundled LLVM (checked 23 Nov 2026) takes only the i64 form, and a verifier failure there aborts the
+    # process, so the IR is rewritten first.
+    text = for_newer_llvm(original)
     import triton  # noqa: F401  (loads the bundled LLVM)
     from triton._C.libtriton import llvm
     llvm.init_targets()
