@@ -229,7 +229,7 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
   }
 }
 
-void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
+void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json) {
   const ir::KLoopPlan &p = *f.plan;
   json.object([&] {
     json.attribute("variable", f.var);
@@ -241,6 +241,11 @@ void writeKLoop(const ir::For &f, llvm::json::OStream &json) {
     json.attribute("masked_tail", p.peelTail);
     json.attribute("why", p.why);
     json.attribute("step_order", stepOrder(p));
+    // The tensors the vector kernel's masked steps load through buffer resources (empty when none).
+    json.attributeArray("masked_buffer_loads", [&] {
+      if (p.bufferLoads)
+        for (const ir::Tensor *t : k.bufferLoaded) json.value(t->name);
+    });
   });
 }
 
@@ -379,7 +384,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           json.attributeArray("k_loops", [&] {
             std::vector<const ir::For *> loops;
             kLoops(k->body, loops);
-            for (const ir::For *f : loops) writeKLoop(*f, json);
+            for (const ir::For *f : loops) writeKLoop(*k, *f, json);
           });
           json.attributeArray("accesses", [&] {
             for (const AccessPlan &p : plans) {
