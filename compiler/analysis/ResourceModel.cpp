@@ -583,6 +583,9 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   sgpr("block origin (row, column)", 2);
   sgpr(formatv("{0} loop counter{1} and bound{1}", widest.loops, widest.loops == 1 ? "" : "s"), 2 * widest.loops);
   sgpr("saved exec mask of masked accesses", 2);
+  if (!unalignedVariant && !k.bufferLoaded.empty()) // passes/SoftwarePipeline.cpp, useBufferLoads
+    sgpr(formatv("buffer resources of the masked K steps ({0} x 4)", k.bufferLoaded.size()),
+         4 * static_cast<unsigned>(k.bufferLoaded.size()));
   (void)t;
   return e;
 }
