@@ -85,6 +85,7 @@ void collect(const ir::Kernel &k, const ir::Body &body, std::vector<AccessPlan> 
 std::vector<AccessPlan> tilec::planAccesses(const ir::Kernel &kernel) {
   std::vector<AccessPlan> out;
   collect(kernel, kernel.body, out);
+  for (AccessPlan &p : out) p.viaBuffer = !p.isStore && llvm::is_contained(kernel.bufferLoaded, p.tensor);
   return out;
 }
 
@@ -119,8 +120,7 @@ void addOnce(std::vector<std::string> &parts, const std::string &s) {
 
 } // namespace
 
-std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans,
-                                         const std::vector<const ir::Tensor *> &bufferLoaded) {
+std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans) {
   std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   std::vector<std::string> parts;
   // "N % 4 == 0" goes when "N % 8 == 0" is there.
@@ -140,7 +140,8 @@ std::string tilec::vectorKernelCondition(const std::vector<AccessPlan> &plans,
     addOnce(parts, formatv("{0} {1}-byte aligned", c.tensor->name, bytes));
   }
   // Tensors read through buffer resources in masked K steps: within reach of a buffer's 32-bit offsets.
-  for (const ir::Tensor *t : bufferLoaded) addOnce(parts, formatv("{0} under 2 GiB", t->name));
+  for (const AccessPlan &p : plans)
+    if (p.viaBuffer) addOnce(parts, formatv("{0} under 2 GiB", p.tensor->name));
   return listed(parts);
 }
 

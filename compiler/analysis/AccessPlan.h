@@ -26,6 +26,9 @@ struct AccessPlan {
   unsigned reducedAccesses = 0; ///< the store of a reduced value: accesses of each lane that stores
   /// A load in an accumulator's C/D layout (viaAcc set) of one row of it (0), one column (1) or its whole window (-1).
   int broadcast = -1;
+  /// A load that the vector kernel's masked K steps make through a buffer resource (ir::Kernel::bufferLoaded): the
+  /// vector kernel then needs the tensor under 2 GiB, the reach of a buffer's 32-bit offsets.
+  bool viaBuffer = false;
 };
 /// Every distinct (tensor, vec, direction) access of a kernel, in program order.
 std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);
@@ -49,9 +52,8 @@ bool hasUnalignedVariant(const std::vector<AccessPlan> &plans);
 /// "name_unaligned".
 std::string unalignedName(const ir::Kernel &kernel);
 /// What the launcher checks to run the vector kernel, e.g. "K % 8 == 0, N % 8 == 0 and A, B 16-byte aligned", and
-/// "A under 2 GiB" for each tensor of `bufferLoaded` (ir::Kernel::bufferLoaded).
-std::string vectorKernelCondition(const std::vector<AccessPlan> &plans,
-                                  const std::vector<const ir::Tensor *> &bufferLoaded);
+/// "A under 2 GiB" for a tensor loaded through a buffer (AccessPlan::viaBuffer).
+std::string vectorKernelCondition(const std::vector<AccessPlan> &plans);
 /// The `assume` statements that would remove the _unaligned kernel, as a phrase: "'assume N % 8 == 0;' removes the
 /// fallback", "'assume K % 16 == 0;' and 'assume N % 16 == 0;' remove the fallback" (a modulus implied by a larger one
 /// is left out); "" when some extent is a literal.

@@ -78,7 +78,7 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
                   "// single accesses that need only element alignment; where one crosses the end of a row it goes "
                   "element by element.\n", name, k.name);
   } else if (twoKernels) {
-    os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans, k.bufferLoaded),
+    os << formatv("// Runs when {0} (the launcher checks); otherwise {1} runs.\n", vectorKernelCondition(plans),
                   unalignedName(k));
   }
   // The body first: a scalar it never reads (a bound every mask of this variant proves) keeps its place in the

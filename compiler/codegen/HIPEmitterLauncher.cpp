@@ -33,7 +33,7 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
                 "/// hipSuccess without launching when there is nothing to do.\n",
                 refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
   if (twoKernels)
-    os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans, k.bufferLoaded), unalignedName(k));
+    os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
   os << "extern \"C\" hipError_t launch_" << k.name << "(";
   params(/*forLauncher=*/true);
   os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream)";

@@ -61,8 +61,8 @@ void KernelEmitter::prologue() {
   line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
   if (k.batched) batchPrologue();
   if (variant == Variant::Vector && !k.bufferLoaded.empty()) {
-    line(1) << "// Buffer resources for the masked K steps: a vector outside the tensor is given an out-of-range offset "
-               "and reads zeros (the launcher runs this kernel only for tensors under 2 GiB).\n";
+    line(1) << "// Buffer resources for the masked K steps: a vector outside the tensor is given an out-of-range "
+               "offset and reads zeros (the launcher runs this kernel only for tensors under 2 GiB).\n";
     for (const Tensor *tensor : k.bufferLoaded)
       line(1) << formatv("const tilec::Buffer {0}_buf = tilec::make_buffer({0}, {1});\n", tensor->name,
                          tensorBytes(*tensor, "unsigned"));

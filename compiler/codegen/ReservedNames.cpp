@@ -18,7 +18,8 @@ bool tilec::isEmitterName(llvm::StringRef n) {
 }
 
 std::string tilec::emitterClash(llvm::StringRef n, llvm::function_ref<bool(llvm::StringRef)> isUserName) {
-  static const char *const suffixes[] = {"_row", "_col", "_v", "_out", "_part", "_lds", "_in", "_total", "_w", "_lane", "_buf"};
+  static const char *const suffixes[] = {"_row", "_col",   "_v", "_out",  "_part",
+                                         "_lds", "_in", "_total", "_w", "_lane", "_buf"};
   for (const char *suffix : suffixes)
     if (n.ends_with(suffix) && isUserName(n.drop_back(std::strlen(suffix))))
       return n.drop_back(std::strlen(suffix)).str();

@@ -332,7 +332,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
-      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans, k->bufferLoaded));
+      os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
       // The same figure when a floor of both kernels (a GEMM epilogue's accumulator values) covers the element paths.
       std::string extra = u.archVgprs == e.archVgprs
                               ? "no more than the vector kernel"
@@ -376,7 +376,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
             json.attributeObject("unaligned_kernel", [&] {
               json.attribute("name", unalignedName(*k));
-              json.attribute("runs_unless", vectorKernelCondition(plans, k->bufferLoaded));
+              json.attribute("runs_unless", vectorKernelCondition(plans));
               writeResources(u, json);
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
             });

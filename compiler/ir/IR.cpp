@@ -2,6 +2,7 @@
 #include "ir/IR.h"
 
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 
@@ -155,11 +156,14 @@ private:
            << " x " << r->source->cols << " " << patternName(r->source->pattern) << " vec " << r->source->vec;
       os << "\n";
     }
-    for (const auto &l : k.ldsBuffers)
+    for (const auto &l : k.ldsBuffers) {
+      std::string reads;
+      if (l->transposeReads)
+        reads = llvm::formatv(" read transposed ({0})", Target::ldsTransposeReadName(sizeOf(l->dtype))).str();
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
-         << (l->transposed ? " stored transposed" : "")
-         << (l->transposeReads ? std::string(" read transposed (") + Target::ldsTransposeReadName(sizeOf(l->dtype)) + ")" : "") << "  // " << l->storedRows() << " x " << l->pitch() << " = "
-         << l->bytes() << " B\n";
+         << (l->transposed ? " stored transposed" : "") << reads << "  // " << l->storedRows() << " x " << l->pitch()
+         << " = " << l->bytes() << " B\n";
+    }
     for (const auto &a : k.accs) {
       os << "  acc %" << a->name << ": " << name(a->dtype) << "[" << a->rows << ", " << a->cols << "] mfma "
          << (a->instr ? a->instr->name : "auto") << " waves [" << a->wavesY << ", " << a->wavesX << "]";

@@ -1,10 +1,10 @@
 //===- LdsTransposeReads.h - K x N B operands read with ds_read_b64_tr_b* --===//
 //
 // An IR pass over one kernel, run by Sema once the kernel has no errors (before the LDS bank warning, which must
-// judge the buffer as it will be stored) and so before the K loops are planned. A K x N B operand (B given K x N in memory,
-// `mma(sA, sB)`) is stored transposed, as [N][K + pad], so that each MFMA fragment (kPerLane consecutive K values of
-// one column) is one contiguous LDS read; its writes are then column by column, 4 bytes (a K pair of 16-bit values),
-// 2 (a pair of 8-bit values) or one value at a time. gfx950 has transposing LDS reads of 8 bytes per lane,
+// judge the buffer as it will be stored) and so before the K loops are planned. A K x N B operand (B given K x N in
+// memory, `mma(sA, sB)`) is stored transposed, as [N][K + pad], so that each MFMA fragment (kPerLane consecutive K
+// values of one column) is one contiguous LDS read; its writes are then column by column, 4 bytes (a K pair of 16-bit
+// values), 2 (a pair of 8-bit values) or one value at a time. gfx950 has transposing LDS reads of 8 bytes per lane,
 // ds_read_b64_tr_b16 for 16-bit and ds_read_b64_tr_b8 for 8-bit values (docs/gemm.md, "Transposing LDS reads on
 // gfx950"): within each 16 lanes, 4 rows of 16 values (16-bit) or 8 rows of 16 values (8-bit) named 8 bytes per lane
 // come back one column per lane. With them the buffer is stored as declared ([K][N + pad], written with the tile's
