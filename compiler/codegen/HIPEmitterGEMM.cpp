@@ -150,7 +150,7 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
   const MFMAInstr &ins = *a.instr;
   const LdsBuffer &b = *m.b;
   unsigned values = b.transposeReadValues(), lanesPerRow = 16 / values, reads = ins.kPerLane / values;
-  std::string piece = vecType(b.dtype, values), load = sizeOf(b.dtype) == 1 ? "lds_load_tr8" : "lds_load_tr16";
+  std::string piece = vecType(b.dtype, values);
   line(d) << formatv("// {0} is K x N as declared: each fragment is {1} {2} ({3} K values of this lane's column "
                      "each).\n", b.name, reads, Target::ldsTransposeReadName(sizeOf(b.dtype)), values);
   line(d) << formatv("const int tr_row = k_lane + (lane % 16) / {0};  // the K row this lane names\n", lanesPerRow);
@@ -164,8 +164,8 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
   std::vector<std::string> parts;
   for (unsigned h = 0; h < reads; ++h) {
     std::string name = formatv("tr{0}", h).str();
-    line(d + 1) << formatv("const {0} {1} = tilec::{6}<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece, name,
-                           lds(b, false), values * h, b.pitch(), col, load);
+    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece,
+                           name, lds(b, false), values * h, b.pitch(), col);
     parts.push_back(name);
   }
   std::string value = parts.front();
@@ -299,8 +299,8 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
     line(d) << "}\n";
   } else {
     maskedBufferLoads = p.bufferLoads && variant == Variant::Vector;
-    line(d) << formatv("// The remaining steps, masked; the last one's prefetch lies past the end and reads zeros{0}.\n",
-                       maskedBufferLoads ? " (buffer loads: out-of-range offsets)" : "");
+    line(d) << formatv("// The remaining steps, masked; the last one's prefetch lies past the end and reads "
+                       "zeros{0}.\n", maskedBufferLoads ? " (buffer loads: out-of-range offsets)" : "");
     line(d) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", var, upper, step);
     pipelinedStep(f, d + 1);
     line(d) << "}\n";

@@ -41,13 +41,13 @@ __device__ tilec_gfx950_f32x16 tilec_gfx950_mfma_scale_f32_32x32x64_f8f6f4(tilec
 #define __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4 tilec_gfx950_mfma_scale_f32_16x16x128_f8f6f4
 #define __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4 tilec_gfx950_mfma_scale_f32_32x32x64_f8f6f4
 
-// ds_read_b64_tr_b16 (tilec::lds_load_tr16 in runtime.h): the 4 16-bit values of a transposing LDS read, from an LDS
+// ds_read_b64_tr_b16 (tilec::lds_load_tr in runtime.h): the 4 16-bit values of a transposing LDS read, from an LDS
 // (address space 3) pointer. runtime.h calls the builtin when TILEC_GFX950_SHIM is defined.
 typedef short tilec_gfx950_i16x4 __attribute__((ext_vector_type(4)));
 __device__ tilec_gfx950_i16x4 tilec_gfx950_ds_read_tr16_b64_v4i16(__attribute__((address_space(3))) tilec_gfx950_i16x4 *)
     __asm("llvm.amdgcn.ds.read.tr16.b64.v4i16");
 #define __builtin_amdgcn_ds_read_tr16_b64_v4i16 tilec_gfx950_ds_read_tr16_b64_v4i16
-// ds_read_b64_tr_b8 (tilec::lds_load_tr8): the 8 8-bit values of a transposing LDS read, as 2 dwords.
+// ds_read_b64_tr_b8 (tilec::lds_load_tr of 8-bit values): the 8 8-bit values of a transposing LDS read, as 2 dwords.
 typedef int tilec_gfx950_i32x2 __attribute__((ext_vector_type(2)));
 __device__ tilec_gfx950_i32x2 tilec_gfx950_ds_read_tr8_b64_v2i32(__attribute__((address_space(3))) tilec_gfx950_i32x2 *)
     __asm("llvm.amdgcn.ds.read.tr8.b64.v2i32");

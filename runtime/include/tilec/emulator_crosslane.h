@@ -7,7 +7,8 @@
 //   - __builtin_amdgcn_ds_swizzle(src, offset): ds_swizzle_b32, quad-permute mode (offset bit 15 set) and bit mode
 //     (and/or/xor masks on the lane id within 32 lanes);
 //   - __builtin_amdgcn_ds_bpermute(addr, src): ds_bpermute_b32, each lane reads the lane its byte address names;
-//   - ds_read_b64_tr_b16 (gfx950), through tilec::lds_load_tr16 (runtime.h): a transposing LDS read of 16-bit values.
+//   - ds_read_b64_tr_b16 and ds_read_b64_tr_b8 (gfx950), through tilec::lds_load_tr (runtime.h): transposing LDS reads
+//     of 16-bit and 8-bit values.
 // Then the transcendental builtins emitted code calls (v_exp_f32 and friends), computed with the host's libm: exact
 // to within libm's error, where the device instruction is within 1 ulp (docs/language.md, "Element functions").
 //

@@ -173,49 +173,36 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
   *reinterpret_cast<V *>(&lds[index]) = v;
 }
 
-/// ds_read_b64_tr_b16 (gfx950 only) at element `index` of the LDS array `lds` of 16-bit values: this lane names 4
-/// consecutive values; in each group of 16 lanes, lane 16g + 4r + c names columns 4c .. 4c + 3 of row r of a 4 x 16
-/// matrix, and lane 16g + j gets its column j (value e from row e). A K x N operand stored as loaded (N contiguous)
-/// thus reaches the MFMA's B layout (4 consecutive K values of one column per lane) without transposed LDS writes.
-/// In the emulator it is a wave collective over the 64 lanes' addresses (tilec/emulator_crosslane.h).
-template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr16(const T (&lds)[N], int index) {
-  static_assert(sizeof(T) == 2 && sizeof(V) == 8, "ds_read_b64_tr_b16 reads 4 16-bit values per lane");
+/// gfx950's transposing LDS read at element `index` of the LDS array `lds`: ds_read_b64_tr_b16 for 16-bit values,
+/// ds_read_b64_tr_b8 for 8-bit ones. This lane names 8 bytes, v = 8 / sizeof(T) consecutive values; in each group of
+/// 16 lanes, lane 16g + (16 / v) r + c names columns v c .. v c + v - 1 of row r of a v x 16 matrix, and lane 16g + j
+/// gets its column j (value e from row e). A K x N operand stored as loaded (N contiguous) thus reaches the MFMA's B
+/// layout (v consecutive K values of one column per lane) without transposed LDS writes. In the emulator it is a wave
+/// collective over the 64 lanes' addresses (tilec/emulator_crosslane.h).
+template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr(const T (&lds)[N], int index) {
+  static_assert((sizeof(T) == 1 || sizeof(T) == 2) && sizeof(V) == 8,
+                "a transposing LDS read gives each lane 8 bytes of 8- or 16-bit values");
 #if defined(TILEC_EMULATOR)
   emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), false);
   emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
   V v;
-  emu::ds_read_tr_b64<std::uint16_t>("ds_read_b64_tr_b16", &lds[index], &v, __FILE__, __LINE__);
+  if constexpr (sizeof(T) == 2)
+    emu::ds_read_tr_b64<std::uint16_t>("ds_read_b64_tr_b16", &lds[index], &v, __FILE__, __LINE__);
+  else
+    emu::ds_read_tr_b64<std::uint8_t>("ds_read_b64_tr_b8", &lds[index], &v, __FILE__, __LINE__);
   return v;
 #elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
-  typedef short i16x4 __attribute__((ext_vector_type(4)));
-  auto *at = (__attribute__((address_space(3))) i16x4 *)(&lds[index]);
-  return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr16_b64_v4i16(at));
+  if constexpr (sizeof(T) == 2) {
+    typedef short i16x4 __attribute__((ext_vector_type(4)));
+    auto *at = (__attribute__((address_space(3))) i16x4 *)(&lds[index]);
+    return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr16_b64_v4i16(at));
+  } else {
+    typedef int i32x2 __attribute__((ext_vector_type(2)));
+    auto *at = (__attribute__((address_space(3))) i32x2 *)(&lds[index]);
+    return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr8_b64_v2i32(at));
+  }
 #else
-  static_assert(sizeof(T) == 0, "ds_read_b64_tr_b16 exists on gfx950 only");
-  (void)lds;
-  (void)index;
-  return V{};
-#endif
-}
-
-/// ds_read_b64_tr_b8 (gfx950 only) at element `index` of the LDS array `lds` of 8-bit values: this lane names 8
-/// consecutive values; in each group of 16 lanes, lane 16g + 2r + c names columns 8c .. 8c + 7 of row r of an 8 x 16
-/// matrix, and lane 16g + j gets its column j (value e from row e): 8 consecutive K values of one column of a K x N
-/// operand stored as loaded, the B layout of the 8-bit MFMAs with 8 K values per lane.
-template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr8(const T (&lds)[N], int index) {
-  static_assert(sizeof(T) == 1 && sizeof(V) == 8, "ds_read_b64_tr_b8 reads 8 8-bit values per lane");
-#if defined(TILEC_EMULATOR)
-  emu::check_lds(lds, N * sizeof(T), static_cast<long>(index), sizeof(V), false);
-  emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
-  V v;
-  emu::ds_read_tr_b64<std::uint8_t>("ds_read_b64_tr_b8", &lds[index], &v, __FILE__, __LINE__);
-  return v;
-#elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
-  typedef int i32x2 __attribute__((ext_vector_type(2)));
-  auto *at = (__attribute__((address_space(3))) i32x2 *)(&lds[index]);
-  return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr8_b64_v2i32(at));
-#else
-  static_assert(sizeof(T) == 0, "ds_read_b64_tr_b8 exists on gfx950 only");
+  static_assert(sizeof(T) == 0, "the transposing LDS reads exist on gfx950 only");
   (void)lds;
   (void)index;
   return V{};

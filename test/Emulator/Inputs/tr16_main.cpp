@@ -1,4 +1,4 @@
-// The emulator's ds_read_b64_tr_b16 (gfx950, tilec::lds_load_tr16) against the definition in docs/gemm.md
+// The emulator's ds_read_b64_tr_b16 (gfx950, tilec::lds_load_tr) against the definition in docs/gemm.md
 // ("Transposing LDS reads on gfx950": in each group of 16 lanes, lane 16g + 4r + c names columns 4c .. 4c + 3 of row
 // r of a 4 x 16 matrix and lane 16g + j gets column j). LDS holds a K x N = 16 x 32 matrix of 16-bit values, value
 // 1000 * k + n, in rows of 40 values (80 B, 8-byte aligned).
@@ -23,7 +23,7 @@ extern "C" __global__ __launch_bounds__(64) void tr16(unsigned short *__restrict
   for (int i = lane; i < 16 * 40; i += 64) lds[i] = static_cast<unsigned short>(1000 * (i / 40) + i % 40);
   tilec::barrier();
   for (int c = 0; c < 3; ++c) {
-    u16x4 v = tilec::lds_load_tr16<u16x4>(lds, row0(c, lane) * 40 + col0(c, lane));
+    u16x4 v = tilec::lds_load_tr<u16x4>(lds, row0(c, lane) * 40 + col0(c, lane));
     for (int e = 0; e < 4; ++e) out[(c * 64 + lane) * 4 + e] = v[e];
   }
 }

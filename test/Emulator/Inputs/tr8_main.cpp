@@ -1,4 +1,4 @@
-// The emulator's ds_read_b64_tr_b8 (gfx950, tilec::lds_load_tr8) against the definition in docs/gemm.md
+// The emulator's ds_read_b64_tr_b8 (gfx950, tilec::lds_load_tr) against the definition in docs/gemm.md
 // ("Transposing LDS reads on gfx950": in each group of 16 lanes, lane 16g + 2r + c names columns 8c .. 8c + 7 of row
 // r of an 8 x 16 matrix of bytes and lane 16g + j gets column j). LDS holds a K x N = 16 x 32 matrix of bytes in rows
 // of 48 (8-byte aligned). A byte cannot hold both coordinates, so each case runs twice: once with LDS holding every
@@ -25,7 +25,7 @@ extern "C" __global__ __launch_bounds__(64) void tr8(unsigned char *__restrict__
     for (int i = lane; i < 16 * 48; i += 64) lds[i] = static_cast<unsigned char>(holds == 0 ? i / 48 : i % 48);
     tilec::barrier();
     for (int c = 0; c < 2; ++c) {
-      u8x8 v = tilec::lds_load_tr8<u8x8>(lds, row0(c, lane) * 48 + col0(c, lane));
+      u8x8 v = tilec::lds_load_tr<u8x8>(lds, row0(c, lane) * 48 + col0(c, lane));
       for (int e = 0; e < 8; ++e) out[((holds * 2 + c) * 64 + lane) * 8 + e] = v[e];
     }
     tilec::barrier();
