@@ -375,8 +375,7 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
   bool masked = !inBounds(x, r, c, *l.row, *l.col, rows, cols, kind == Access::Crossing ? vec : 0).empty();
   // Masked-off lanes keep zeros, or the load's `else` value.
   std::string fill = l.operands.empty() ? "" : valueExpr(*l.operands[0], 1);
-  unsigned bytes = vec * sizeOf(x.dtype);
-  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && (bytes == 4 || bytes == 8 || bytes == 16) &&
+  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && Target::hasBufferLoad(vec * sizeOf(x.dtype)) &&
       llvm::is_contained(k.bufferLoaded, &x)) {
     // A buffer load: a masked-off vector's offset (-1, 0xFFFFFFFF) lies outside the buffer and reads zeros.
     std::string mask = inBounds(x, r, c, *l.row, *l.col, rows, cols, 0);

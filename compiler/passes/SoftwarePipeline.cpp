@@ -109,9 +109,8 @@ private:
     if (plan.depth != 2 || !(plan.splitEdges || plan.peelTail) || !hasUnalignedVariant(planAccesses(k))) return;
     for (const Assign *a : plan.loads) {
       const Value &v = *a->value;
-      // buffer_load_dword, _dwordx2, _dwordx4: vectors of 4, 8 or 16 bytes.
       unsigned bytes = a->dst->layout.vec * sizeOf(a->dst->dtype);
-      if (v.kind != Value::Kind::Load || !v.operands.empty() || (bytes != 4 && bytes != 8 && bytes != 16)) continue;
+      if (v.kind != Value::Kind::Load || !v.operands.empty() || !Target::hasBufferLoad(bytes)) continue;
       plan.bufferLoads = true;
       if (!llvm::is_contained(k.bufferLoaded, v.tensor)) k.bufferLoaded.push_back(v.tensor);
     }
