@@ -114,15 +114,18 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
         }
     return out;
   }
+  // One read per run of kRun() K values: run h of lane group g starts at K kk + kRun (g + G h) (one run: h = 0).
+  unsigned run = ins.kRun();
   for (unsigned kk = 0; kk < m.k; kk += ins.k)
-    for (unsigned block = 0; block < blocks; ++block) {
-      LdsLaneAccess a{false, ins.kPerLane * size, std::vector<std::optional<uint64_t>>(waveSize)};
-      for (unsigned lane = 0; lane < waveSize; ++lane) {
-        uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m) * ins.kPerLane;
-        a.addr[lane] = (b.placedRow(row) * pitch + k) * size;
+    for (unsigned block = 0; block < blocks; ++block)
+      for (unsigned h = 0; h < ins.readsPerFragment(); ++h) {
+        LdsLaneAccess a{false, run * size, std::vector<std::optional<uint64_t>>(waveSize)};
+        for (unsigned lane = 0; lane < waveSize; ++lane) {
+          uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m + ins.kGroups() * h) * run;
+          a.addr[lane] = (b.placedRow(row) * pitch + k) * size;
+        }
+        out.push_back(std::move(a));
       }
-      out.push_back(std::move(a));
-    }
   return out;
 }
 
@@ -274,7 +277,7 @@ bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuf
   std::vector<const ir::MMA *> mmas;
   mmasReading(kernel.body, b, mmas);
   for (const ir::MMA *m : mmas)
-    if (m->acc->instr && rowBytes % (m->acc->instr->kPerLane * size) != 0) return false;
+    if (m->acc->instr && rowBytes % (m->acc->instr->kRun() * size) != 0) return false;
   uint64_t bytes = 0;
   for (const auto &l : kernel.ldsBuffers)
     bytes += l.get() == &b ? uint64_t(b.storedRows()) * rowBytes : l->bytes();

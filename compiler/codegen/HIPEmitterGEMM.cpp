@@ -131,9 +131,17 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
     if (count > 1) line(d) << "#pragma unroll\n";
     line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
     std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
-    line(d + 1) << formatv("{0}{6}[{1}] = tilec::lds_load<{2}>({3}, {4} * {5} + k_lane);\n", frag, block,
-                           ins.operandType, lds(buf, false),
-                           buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")", buf.pitch(), step);
+    std::string at = formatv("{0} * {1} + k_lane", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
+                             buf.pitch()).str();
+    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", ins.operandType, lds(buf, false), at).str();
+    if (ins.scaled) {
+      // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2).
+      std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
+      value = ins.readsPerFragment() == 2
+                  ? formatv("tilec::concat({0}), {0} + {1}))", run, ins.kGroups() * ins.kRun()).str()
+                  : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();
+    }
+    line(d + 1) << formatv("{0}{1}[{2}] = {3};\n", frag, step, block, value);
   };
   fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
   if (m.b->transposeReads) return transposingFragmentReads(m, step, d);
@@ -178,6 +186,20 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
   line(d) << "}\n";
 }
 
+/// `k_lane`: where this lane's K values of instruction K step kk start in the operands' rows.
+void KernelEmitter::kLane(const MFMAInstr &ins, unsigned d) {
+  if (ins.readsPerFragment() == 1) {
+    unsigned values = info(ins.a).values;
+    line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K {3}: k_lane .. + {2}{4}\n",
+                       ins.m, ins.kPerLane, ins.kPerLane - 1, values > 1 ? "columns" : "values",
+                       values > 1 ? formatv(" ({0} values each)", values).str() : "");
+    return;
+  }
+  unsigned run = ins.kRun(), next = ins.kGroups() * run;
+  line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2} and "
+                     "k_lane + {3} .. + {2}\n", ins.m, run, run - 1, next);
+}
+
 /// One MFMA per block of the accumulator for the fragments of `step`.
 void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d, unsigned rowFrom,
                                 unsigned rowTo) {
@@ -188,8 +210,55 @@ void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned 
   line(d) << formatv("for (int bi = {0}; bi < {1}; ++bi)\n", rowFrom, rowTo);
   if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
   line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  if (swapped.scaled) {
+    // Swapped operands: B's fragment is the instruction's A (cbsz = B's format, scale_a = B's scale), A's its B.
+    line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], {3}, {4}, "
+                           "0, {0}_sb{5}{6}[bj], 0, {0}_sa{5}{6}[bi]);\n",
+                           a.name, swapped.builtin, step, swapped.codeB, swapped.codeA, scaleSuffix,
+                           step.empty() ? "[kk / " + std::to_string(swapped.k) + "]" : step);
+    return;
+  }
   line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
                          swapped.builtin, step);
+}
+
+/// The scale registers of a scaled mma for the K step at `k`: per instruction K step, one per block row of A
+/// ({acc}_sa{suffix}) and per block column of B ({acc}_sb{suffix}), lane l holding the scale of its row (column) l % m
+/// of the block and of K block (k + kk) / 32 + l / m (docs/mx.md); 127 (2^0) outside the scale tensor, where the
+/// operands read zeros.
+void KernelEmitter::scaleLoads(const MMA &m, const std::string &k, const std::string &suffix, bool declare,
+                               unsigned d) {
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  unsigned steps = m.k / ins.k, perBlock = ScaledMFMAInstr::kBlock / info(ins.a).values;
+  if (declare)
+    line(d) << formatv("unsigned {0}_sa{1}[{2}][{3}], {0}_sb{1}[{2}][{4}];\n", a.name, suffix, steps, a.blocksY(),
+                       a.blocksX());
+  line(d) << formatv("// The scales of K step {0}: lane l holds its row's (column's) scale of K block {1} + l / {2} "
+                     "of each instruction K step kk ({3} K values per scale).\n",
+                     k, perBlock == 32 ? formatv("({0} + kk) / 32", k).str()
+                                       : formatv("({0} + kk) / {1}", k, perBlock).str(),
+                     ins.m, ScaledMFMAInstr::kBlock);
+  if (steps > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
+  std::string kBlock = formatv("({0} + kk) / {1} + lane / {2}", k, perBlock, ins.m).str();
+  // Whole K steps of a block inside the grid tensor: every scale is inside its tensor (the launcher checks the
+  // shapes), so the loads need no mask.
+  bool inside = fullSteps.count(m.kVar) && (interiorBlock || !splitEdges);
+  auto side = [&](const char *arr, const Tensor &t, unsigned blocks, const char *block, const char *origin,
+                  const std::string &wave) {
+    if (blocks > 1) line(d + 1) << "#pragma unroll\n";
+    line(d + 1) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
+    std::string row = formatv("{0} + {1} + {2} * {3} + lane % {3}", origin, wave, block, ins.m).str();
+    line(d + 2) << formatv("{0}_{1}{2}[kk / {3}][{4}] = {5};\n", a.name, arr, suffix, ins.k, block,
+                           inside ? formatv("tilec::load_scale_inside({0}, {1}, {2}, {3})", t.name,
+                                            extentExpr(t.rowStride()), row, kBlock).str()
+                                  : formatv("tilec::load_scale({0}, {1}, {2}, {3})", t.name, elementBounds(t), row,
+                                            kBlock).str());
+  };
+  side("sa", *m.scaleA, a.blocksY(), "bi", "block_row", a.name + "_row");
+  side("sb", *m.scaleB, a.blocksX(), "bj", "block_col", a.name + "_col");
+  line(d) << "}\n";
 }
 
 /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
@@ -198,11 +267,11 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   mmaHeader(m, depth);
+  if (m.scaleA && !scalesLoaded) scaleLoads(m, m.kVar, "", true, depth);
   if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
   unsigned d = depth + 1;
-  line(d) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n", ins.m,
-                     ins.kPerLane, ins.kPerLane - 1);
+  kLane(ins, d);
   line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
   mmaFragmentReads(m, "", d);
   mmaProducts(m, "", d);
@@ -211,6 +280,7 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
 
 void KernelEmitter::kLoop(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;
+  splitEdges = p.splitEdges;
   std::string var = f.var, step = index(*f.step), upper = index(*f.upper);
   line(depth) << formatv("// K loop: {0} from {1} to {2} in steps of {3}; {4}.\n", var, index(*f.lower), upper, step,
                          p.why);
@@ -262,12 +332,14 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   line(depth) << "{\n";
   line(d) << formatv("int {0} = {1};\n", var, index(*f.lower));
   if (p.doubleLds) line(d) << "int stage = 0;  // the LDS stage this step's mma reads; the next step's loads fill the other\n";
+  scaleRegisters(p, d);
   // Prologue: the first step, masked (there may be none: K can be 0).
   line(d) << formatv("// Prologue: the first step's loads, written to LDS{0}.\n", p.doubleLds ? " stage 0" : "");
   line(d) << formatv("if ({0} < {1}) {{\n", var, upper);
   maskedBufferLoads = p.bufferLoads && variant == Variant::Vector;
   for (const Assign *a : p.loads) stmt(*a, d + 1);
   maskedBufferLoads = false;
+  stepScales(p, var, "", d + 1);
   for (const LdsWrite *w : p.writes) stmt(*w, d + 1);
   line(d + 1) << "tilec::barrier();\n";
   line(d) << "}\n";
@@ -306,6 +378,7 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
     line(d) << "}\n";
     maskedBufferLoads = false;
   }
+  scalesLoaded = false;
   line(depth) << "}\n";
 }
 
@@ -317,6 +390,7 @@ void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
   loopVarText[f.var] = next;
   for (const Assign *a : p.loads) stmt(*a, depth);
   loopVarText.erase(f.var);
+  stepScales(p, next, "_next", depth);
   // Unconstrained, clang's scheduler sinks the loads among the MFMAs and waits for them at once (gemm_f16, llvm-mca:
   // 345 instead of 221 cycles per step).
   line(depth) << "__builtin_amdgcn_sched_barrier(0);  // the loads stay ahead of the mma\n";
@@ -335,6 +409,7 @@ void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
     for (const LdsWrite *w : p.writes) stmt(*w, depth);
     line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
   }
+  advanceScales(p, depth);
 }
 
 /// A main-loop step in the order of the plan's StepSchedule: every fragment of this step, the next step's loads, the
@@ -353,8 +428,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
                          m.acc->blocksX());
   line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
-  line(depth + 1) << formatv("const int k_lane = kk + (lane / {0}) * {1};  // this lane's K values: k_lane .. + {2}\n",
-                             ins.m, ins.kPerLane, ins.kPerLane - 1);
+  kLane(ins, depth + 1);
   mmaFragmentReads(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
   line(depth) << "}\n";
   readStage = "0";
@@ -363,6 +437,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   loopVarText[f.var] = next;
   for (const Assign *a : p.loads) stmt(*a, depth);
   loopVarText.erase(f.var);
+  stepScales(p, next, "_next", depth);
   line(depth) << formatv("// The MFMAs of instruction K steps 0 .. {0}.\n", s.kSteps - 2);
   if (s.kSteps > 2) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
@@ -416,6 +491,47 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
     line(depth) << "stage ^= 1;\n";
   } else {
     line(depth) << "tilec::barrier();  // the next step's LDS is written\n";
+  }
+  advanceScales(p, depth);
+}
+
+} // namespace tilec::hip
+
+namespace tilec::hip {
+
+void KernelEmitter::scaleRegisters(const KLoopPlan &p, unsigned d) {
+  for (const MMA *m : p.mmas) {
+    if (!m->scaleA) continue;
+    const AccTile &a = *m->acc;
+    unsigned steps = m->k / a.instr->k;
+    line(d) << formatv("// The scales of {0}'s mma, this step's and the next step's (loaded with the next step's "
+                       "operands).\n", a.name);
+    line(d) << formatv("unsigned {0}_sa[{1}][{2}], {0}_sb[{1}][{3}], {0}_sa_next[{1}][{2}], {0}_sb_next[{1}][{3}];\n",
+                       a.name, steps, a.blocksY(), a.blocksX());
+    scalesLoaded = true;
+  }
+}
+
+void KernelEmitter::stepScales(const KLoopPlan &p, const std::string &k, const std::string &suffix, unsigned d) {
+  for (const MMA *m : p.mmas)
+    if (m->scaleA) scaleLoads(*m, k, suffix, false, d);
+}
+
+void KernelEmitter::advanceScales(const KLoopPlan &p, unsigned d) {
+  for (const MMA *m : p.mmas) {
+    if (!m->scaleA) continue;
+    const AccTile &a = *m->acc;
+    unsigned steps = m->k / a.instr->k;
+    line(d) << "// The next step's scales become this step's.\n";
+    line(d) << "#pragma unroll\n";
+    line(d) << formatv("for (int kk = 0; kk < {0}; ++kk) {{\n", steps);
+    line(d + 1) << "#pragma unroll\n";
+    line(d + 1) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}_sa[kk][bi] = {1}_sa_next[kk][bi];\n", a.blocksY(),
+                           a.name);
+    line(d + 1) << "#pragma unroll\n";
+    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}_sb[kk][bj] = {1}_sb_next[kk][bj];\n", a.blocksX(),
+                           a.name);
+    line(d) << "}\n";
   }
 }
 

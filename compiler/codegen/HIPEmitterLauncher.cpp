@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
 #include "llvm/ADT/StringExtras.h"
+#include "target/MFMA.h"
 #include <cctype>
 
 using namespace tilec;
@@ -39,6 +40,33 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
   os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream)";
 }
 
+/// A scaled mma's scale tensors must be [M, ceil(K / 32)] and [N, ceil(K / 32)]: a kernel given fewer rows or columns
+/// would read 2^0 for the missing scales, so the launcher refuses them.
+void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
+  for (const StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<For>(s.get())) scaleChecks(f->body, f);
+    auto *m = llvm::dyn_cast<MMA>(s.get());
+    if (!m || !m->scaleA || !loop) continue;
+    const Tensor &g = *k.gridTensor;
+    unsigned perBlock = ScaledMFMAInstr::kBlock / info(m->a->dtype).values;
+    std::string upper = index(*loop->upper);
+    line(1) << formatv("// {0} and {1} hold one E8M0 scale per {2} K values of each row of A and column of B: [{3}, "
+                       "ceil({4} / {5})] and [{6}, ceil({4} / {5})]{7}.\n",
+                       m->scaleA->name, m->scaleB->name, ScaledMFMAInstr::kBlock, extentExpr(g.rows), upper, perBlock,
+                       extentExpr(g.cols), perBlock == ScaledMFMAInstr::kBlock ? "" : " (K in fp4x2 columns)");
+    std::string cond;
+    std::vector<std::string> conds;
+    auto add = [&](const std::string &c) {
+      if (!llvm::is_contained(conds, c)) conds.push_back(c), cond += (cond.empty() ? "" : " || ") + c;
+    };
+    for (const auto &[t, rows] : {std::pair{m->scaleA, &g.rows}, std::pair{m->scaleB, &g.cols}}) {
+      if (t->rows.text() != rows->text()) add(formatv("{0} != {1}", extentExpr(t->rows), extentExpr(*rows)));
+      add(formatv("{0} != ({1} + {2}) / {3}", extentExpr(t->cols), upper, perBlock - 1, perBlock));
+    }
+    line(1) << "if (" << cond << ") return hipErrorInvalidValue;\n";
+  }
+}
+
 void KernelEmitter::launcher(bool twoKernels) {
   markSource(0, k.loc);
   const Tensor &g = *k.gridTensor;
@@ -65,6 +93,7 @@ void KernelEmitter::launcher(bool twoKernels) {
   std::string nulls;
   for (const auto &tensor : k.tensors) nulls += (nulls.empty() ? "" : " || ") + tensor->name + " == nullptr";
   if (!nulls.empty()) line(1) << "if (" << nulls << ") return hipErrorInvalidValue;\n";
+  scaleChecks(k.body, nullptr);
   // The kernel was compiled relying on these; a violation is refused rather than computed wrongly.
   for (const Assumption &a : k.assumptions)
     line(1) << formatv("if ({0} % {1} != 0) return hipErrorInvalidValue;  // assume {0} % {1} == 0\n", a.symbol,

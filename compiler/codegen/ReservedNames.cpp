@@ -19,7 +19,8 @@ bool tilec::isEmitterName(llvm::StringRef n) {
 
 std::string tilec::emitterClash(llvm::StringRef n, llvm::function_ref<bool(llvm::StringRef)> isUserName) {
   static const char *const suffixes[] = {"_row", "_col",   "_v", "_out",  "_part",
-                                         "_lds", "_in", "_total", "_w", "_lane", "_buf"};
+                                         "_lds", "_in", "_total", "_w", "_lane", "_buf",
+                                         "_sa",  "_sb", "_sa_next", "_sb_next"};
   for (const char *suffix : suffixes)
     if (n.ends_with(suffix) && isUserName(n.drop_back(std::strlen(suffix))))
       return n.drop_back(std::strlen(suffix)).str();

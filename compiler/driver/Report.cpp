@@ -1,5 +1,6 @@
 //===- Report.cpp - The report in text and JSON -----------------------------===//
 #include "driver/Report.h"
+#include "target/MFMA.h"
 
 #include "analysis/AccessPlan.h"
 #include "analysis/LDSBanks.h"
@@ -227,6 +228,18 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
     os << formatv("    masked steps of the vector kernel load {0} through buffer resources: a vector outside the "
                   "tensor gets an out-of-range offset and reads zeros, with no exec branch\n", names);
   }
+  for (const ir::MMA *m : p.mmas) {
+    if (!m->scaleA) continue;
+    const ir::AccTile &a = *m->acc;
+    const MFMAInstr &ins = *a.instr;
+    unsigned steps = m->k / ins.k;
+    os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} = {5} x ({6} "
+                  "+ {7}) E8M0 bytes per lane per step from {8} and {9}, one per fragment and instruction K step, {10}; "
+                  "2^0 outside them\n",
+                  a.name, ins.name, ins.codeB, ins.codeA, steps * (a.blocksY() + a.blocksX()), steps, a.blocksY(),
+                  a.blocksX(), m->scaleA->name, m->scaleB->name,
+                  p.depth == 2 ? "loaded with the next step's operands" : "loaded at the step's mma");
+  }
 }
 
 void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json) {
@@ -245,6 +258,11 @@ void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json
     json.attributeArray("masked_buffer_loads", [&] {
       if (p.bufferLoads)
         for (const ir::Tensor *t : k.bufferLoaded) json.value(t->name);
+    });
+    // The scale tensors of a scaled mma in the loop, [A's, B's] (empty when none).
+    json.attributeArray("scales", [&] {
+      for (const ir::MMA *m : p.mmas)
+        if (m->scaleA) json.value(m->scaleA->name), json.value(m->scaleB->name);
     });
   });
 }

@@ -123,6 +123,9 @@ private:
   /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
   ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc);
   ir::StmtPtr mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc);
+  /// The `scale_a = SA, scale_b = SB` arguments of an mma into `out`: required by a scaled accumulator, refused by
+  /// any other; each a 2-D e8m0 tensor. False after reporting errors.
+  bool mmaScales(const ast::CallExpr &call, const ir::AccTile &acc, const ir::Tensor *(&out)[2]);
 
   ir::LdsBuffer *ldsOperand(const ast::Expr &e);
 

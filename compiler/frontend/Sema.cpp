@@ -42,7 +42,7 @@ std::string sema::suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> 
 
 namespace {
 
-const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8"};
+const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8", "fp4x2", "e8m0"};
 
 /// Names the emitted HIP C++ cannot use as they are: C++ keywords and identifiers the C++ standard reserves.
 bool reservedInHIP(llvm::StringRef n) {
@@ -82,6 +82,7 @@ std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
   for (const ast::StmtPtr &s : ak.body)
     if (auto st = statement(*s, /*topLevel=*/true)) kernel->body.push_back(std::move(st));
   sema::checkOperandOrientation(gemm, diags);
+  sema::checkScaledWindows(gemm, diags);
   warnings();
   return diags.errorCount() == before ? std::move(kernel) : nullptr;
 }
@@ -101,6 +102,17 @@ bool KernelSema::declare(const ast::Ident &id, llvm::StringRef what) {
 
 std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
   if (auto d = parseDType(id.name)) return d;
+  if (id.name == "fp4") {
+    diags.error(id.range, "fp4 (E2M1) values are stored two per byte: declare the tensor, tile or LDS buffer fp4x2, "
+                          "with half as many K columns (the lower K index in the low nibble; docs/mx.md)");
+    return std::nullopt;
+  }
+  if (id.name == "fp6" || id.name == "bf6") {
+    diags.error(id.range, formatv("{0} ({1}) is not supported: how the scaled MFMA's lanes hold 6-bit values is not "
+                                  "established by any source tilec trusts (docs/mx.md)", id.name,
+                                  id.name == "fp6" ? "E2M3" : "E3M2"));
+    return std::nullopt;
+  }
   diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),
                                 suggest(id.name, kDTypeNames)));
   return std::nullopt;
@@ -153,10 +165,16 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
     diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
     return nullptr;
   }
-  if (call->args.size() != 2) {
-    diags.error(call->range, formatv("mma takes 2 arguments (A and B); it has {0}", call->args.size()));
+  // mma(A, B) or mma(A, B, scale_a = SA, scale_b = SB): two positional operands, then the named scales.
+  unsigned positional = 0;
+  while (positional < call->args.size() && call->argNames[positional].name.empty()) ++positional;
+  if (positional != 2) {
+    diags.error(call->range, formatv("mma takes 2 operands (A and B){0}; it has {1}",
+                                     acc.scaled ? ", then scale_a = and scale_b =" : "", positional));
     return nullptr;
   }
+  const ir::Tensor *scales[2] = {nullptr, nullptr};
+  if (!mmaScales(*call, acc, scales)) return nullptr;
   const ast::Expr *bArg = call->args[1].get();
   bool nk = false;
   if (auto *t = dyn_cast<ast::CallExpr>(bArg); t && t->callee.name == "transpose" && t->args.size() == 1) {
@@ -167,10 +185,80 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   if (!a || !b) return nullptr;
   ir::StmtPtr mma =
       sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
-  if (mma)
-    gemm.mmas.push_back({a, b, nk, loops.empty() ? nullptr : loops.back().stmt, call->range, call->args[0]->range,
-                         call->args[1]->range});
+  if (!mma) return nullptr;
+  gemm.mmas.push_back({a, b, nk, loops.empty() ? nullptr : loops.back().stmt, call->range, call->args[0]->range,
+                       call->args[1]->range});
+  if (acc.scaled) {
+    auto &m = cast<ir::MMA>(*mma);
+    m.scaleA = scales[0];
+    m.scaleB = scales[1];
+    m.kVar = loops.back().name;
+    gemm.mmas.back().scaled = true;
+  }
   return mma;
+}
+
+bool KernelSema::mmaScales(const ast::CallExpr &call, const ir::AccTile &acc, const ir::Tensor *(&out)[2]) {
+  static const char *const kNames[] = {"scale_a", "scale_b"};
+  bool ok = true;
+  for (size_t i = 2; i < call.args.size(); ++i) {
+    const ast::Ident &n = call.argNames[i];
+    int which = n.name == "scale_a" ? 0 : n.name == "scale_b" ? 1 : -1;
+    if (which < 0 || n.name.empty()) {
+      diags.error(n.name.empty() ? call.args[i]->range : n.range,
+                  n.name.empty() ? std::string("mma's operands come first; after them only scale_a = and scale_b =")
+                                 : formatv("unknown mma argument '{0}'; a scaled mma takes scale_a = and scale_b = "
+                                           "(the E8M0 scales of A and B)", n.name).str());
+      ok = false;
+      continue;
+    }
+    if (!acc.scaled) {
+      diags.error(n.range, formatv("{0} is a block scale of a scaled mma, but acc {1}'s {2} takes none; declare the "
+                                   "accumulator with v_mfma_scale_f32_32x32x64_f8f6f4 or "
+                                   "v_mfma_scale_f32_16x16x128_f8f6f4 (gfx950, docs/mx.md)",
+                                   n.name, acc.name, acc.instr ? acc.instr->name : "instruction"));
+      ok = false;
+      continue;
+    }
+    if (out[which]) {
+      diags.error(n.range, formatv("{0} is given twice", n.name));
+      ok = false;
+      continue;
+    }
+    auto *e = dyn_cast<ast::NameExpr>(call.args[i].get());
+    auto t = e ? tensors.find(e->name) : tensors.end();
+    if (t == tensors.end()) {
+      if (!e || !poisoned.count(e->name))
+        diags.error(call.args[i]->range, formatv("{0} is a tensor parameter of e8m0 scales, [{1}, K / 32]", n.name,
+                                                 which == 0 ? "M" : "N"));
+      ok = false;
+      continue;
+    }
+    ir::Tensor &st = *t->second;
+    if (st.dtype != DType::E8M0 || st.rank != 2) {
+      diags.error(call.args[i]->range,
+                  formatv("{0} = {1}: the scales are a 2-D e8m0 tensor, [{2}, K / 32] (one per {3} K values of each "
+                          "{4}); {1} is {5}{6}", n.name, st.name, which == 0 ? "M" : "N", ScaledMFMAInstr::kBlock,
+                          which == 0 ? "row of A" : "column of B", name(st.dtype), st.shapeText()));
+      ok = false;
+      continue;
+    }
+    st.isRead = true;
+    out[which] = &st;
+  }
+  if (acc.scaled && ok)
+    for (int which = 0; which < 2; ++which)
+      if (!out[which]) {
+        diags.error(call.range, formatv("{0} multiplies block-scaled operands: give mma {1} = (an e8m0 tensor "
+                                        "[{2}, K / 32])", acc.scaled->name, kNames[which], which == 0 ? "M" : "N"));
+        ok = false;
+      }
+  if (acc.scaled && ok && loops.empty()) {
+    diags.error(call.range, formatv("a scaled mma reads its scales at the K loop's variable: put it in the loop over "
+                                    "K ('for k in 0 .. K step ...')"));
+    ok = false;
+  }
+  return ok;
 }
 
 void KernelSema::recordSources(const std::string &tile, const ast::Expr &value) {

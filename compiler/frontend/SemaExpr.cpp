@@ -324,6 +324,13 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     std::optional<DType> dt = dtype(c.dtype);
     Checked o = checkValue(*c.operand, context);
     if (!dt || !o || !notPredicate(o, c.operand->range)) return {};
+    for (DType d : {*dt, o.value->dtype})
+      if (!info(d).convertible) {
+        diags.error(e.range, formatv("{0} has no conversions: {1} are only loaded, staged in LDS and multiplied by "
+                                     "a scaled mma (docs/mx.md)", name(d),
+                                     d == DType::E8M0 ? "block scales" : "packed fp4 values"));
+        return {};
+      }
     if (o.untyped && !coerce(*o.value, info(*dt).hasArithmetic ? *dt : DType::F32)) return {};
     if (!castMode(c, *dt, o.value->dtype)) return {};
     v->kind = ir::Value::Kind::Cast;

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,14 +65,27 @@ std::unique_ptr<ir::AccTile> sema::makeAcc(const ast::AccDecl &decl, DType dtype
   if (decl.mfma.name == "auto") return ok ? std::move(a) : nullptr; // chosen by the first mma
   const MFMAInstr *ins = named;
   if (const ScaledMFMAInstr *scaled = ins ? nullptr : lookupScaledMFMA(decl.mfma.name)) {
-    diags.error(decl.mfma.range,
-                formatv("{0} multiplies block-scaled MX operands (one E8M0 scale per {1} K values of each row of A "
-                        "and column of B); tilec's mma has no scaled form yet (docs/mx.md){2}",
-                        scaled->name, ScaledMFMAInstr::kBlock,
-                        scaled->availableOn(target)
-                            ? std::string()
-                            : formatv(", and it is a gfx950 instruction: {0} has none", target.name).str()));
-    return nullptr;
+    if (!scaled->availableOn(target)) {
+      diags.error(decl.mfma.range, formatv("{0} has no scaled MFMA: {1} is a gfx950 instruction (block-scaled MX "
+                                           "operands, docs/mx.md)", target.name, scaled->name));
+      return nullptr;
+    }
+    if (!ok) return nullptr;
+    if (dtype != DType::F32) {
+      diags.error(decl.dtype.range, formatv("{0} accumulates in f32, but acc {1} is {2}", scaled->name, a->name,
+                                            name(dtype)));
+      return nullptr;
+    }
+    if (a->waveRows() % scaled->m || a->waveCols() % scaled->n) {
+      diags.error(decl.shape.range,
+                  formatv("acc {0}: each wave owns {1} x {2} (= {3} x {4} over waves [{5}, {6}]), which is not a "
+                          "whole number of {7} x {8} blocks of {9} ({1} % {7} = {10}, {2} % {8} = {11})",
+                          a->name, a->waveRows(), a->waveCols(), a->rows, a->cols, a->wavesY, a->wavesX, scaled->m,
+                          scaled->n, scaled->name, a->waveRows() % scaled->m, a->waveCols() % scaled->n));
+      return nullptr;
+    }
+    a->scaled = scaled; // its format variant is chosen by the first mma, from the operands' dtypes
+    return a;
   }
   if (!ins) {
     diags.error(decl.mfma.range, formatv("unknown MFMA instruction '{0}'; on {1}: {2}", decl.mfma.name, target.name,
@@ -128,8 +142,9 @@ bool orient(ir::LdsBuffer &b, bool transposed, llvm::SMRange at, LdsOrientation 
   return true;
 }
 
-/// Bytes of one fragment read of `ins` from a buffer of `dtype`: kPerLane consecutive K values, read at once.
-unsigned fragmentBytes(const MFMAInstr &ins, DType dtype) { return ins.kPerLane * sizeOf(dtype); }
+/// Bytes of one fragment read of `ins` from a buffer of `dtype`: kRun() consecutive K values (kPerLane but for the
+/// scaled 8-bit operands, read in two runs), read at once.
+unsigned fragmentBytes(const MFMAInstr &ins, DType dtype) { return ins.kRun() * sizeOf(dtype); }
 
 /// Elements of a stored row of `l` when it is stored `transposed` or as declared (K + pad for an mma operand).
 unsigned pitchAs(const ir::LdsBuffer &l, bool transposed) { return (transposed ? l.rows : l.cols) + l.pad; }
@@ -207,6 +222,21 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   }
   if (!ok) return nullptr;
   if (!acc.instr && state.autoFailed.count(&acc)) return nullptr; // reported at its first mma
+  if (!acc.instr && acc.scaled) {
+    acc.instr = scaledVariant(*acc.scaled, a.dtype, b.dtype);
+    if (!acc.instr) {
+      diags.error(stmt.range, formatv("{0} multiplies fp8 or bf8 by fp8 or bf8, or fp4x2 by fp4x2 (docs/mx.md), but "
+                                      "lds {1} is {2} and lds {3} is {4}{5}",
+                                      acc.scaled->name, a.name, name(a.dtype), b.name, name(b.dtype),
+                                      info(a.dtype).values != info(b.dtype).values &&
+                                              (a.dtype == DType::FP4X2 || b.dtype == DType::FP4X2)
+                                          ? "; an fp4x2 operand with an 8-bit one would need K columns of two widths, "
+                                            "which tilec does not support yet"
+                                          : ""));
+      state.autoFailed.insert(&acc);
+      return nullptr;
+    }
+  }
   if (!acc.instr) {
     // The best instruction whose fragment reads the operands' stored rows (K + pad, as oriented by this mma) keep
     // aligned. When the pad rules out a better one, say so; when it rules out all, take the best anyway and let the
@@ -233,8 +263,12 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     return nullptr;
   }
   if (k % ins.k != 0) {
+    unsigned values = info(a.dtype).values;
     diags.error(aRange, formatv("K = {0} (the columns of {1}) is not a multiple of the K = {2} of {3} ({0} % {2} = "
-                                "{4})", k, a.name, ins.k, ins.name, k % ins.k));
+                                "{4}){5}", k, a.name, ins.k, ins.name, k % ins.k,
+                                values > 1 ? formatv(", counted in {0} columns of {1} values each", name(a.dtype),
+                                                     values).str()
+                                           : std::string()));
     return nullptr;
   }
   if (!orient(a, false, aRange, state.orientation, diags) || !orient(b, !bIsNK, bRange, state.orientation, diags))
@@ -247,7 +281,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                   "alignment of {7}'s fragment reads; choose a pad that keeps {1} + pad a multiple "
                                   "of {8}",
                                   l->name, l->storedCols(), l->pad, l->pitch(), name(l->dtype), rowBytes, fragment,
-                                  ins.name, ins.kPerLane));
+                                  ins.name, ins.kRun()));
       return nullptr;
     }
   }
@@ -340,5 +374,57 @@ void sema::warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticE
       diags.warning(l->loc, formatv("lds {0} is read by mma but never written; its values are undefined", l->name));
     else if (!read)
       diags.warning(l->loc, formatv("lds {0} is written but never read by an mma", l->name));
+  }
+}
+
+void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
+  for (const MMAUse &m : state.mmas) {
+    if (!m.scaled || !m.loop) continue;
+    const std::string &var = m.loop->var.name;
+    // The scale of K value k is column k / 32 (k / 16 in fp4x2 columns): every K step must start on a block.
+    unsigned perBlock = ScaledMFMAInstr::kBlock / info(m.a->dtype).values;
+    for (const ast::Expr *bound : {m.loop->lower.get(), m.loop->step.get()}) {
+      auto *c = llvm::dyn_cast_or_null<ast::IntExpr>(bound);
+      if (!bound || (c && c->value % perBlock == 0)) continue;
+      diags.error(bound->range, formatv("the K loop of a scaled mma starts and steps on whole scale blocks of {0} K "
+                                        "values ({1} {2} columns): '{3}' is not a constant multiple of {1}",
+                                        ScaledMFMAInstr::kBlock, perBlock, name(m.a->dtype), sourceText(bound->range)));
+    }
+    struct Operand {
+      const ir::LdsBuffer *lds;
+      bool kAlongCols;
+      const char *member, *scale, *lines;
+    };
+    for (const Operand &op : {Operand{m.a, true, "row", "scale_a", "rows"},
+                              Operand{m.b, m.bIsNK, "col", "scale_b", "columns"}}) {
+      auto writes = state.ldsSources.find(op.lds);
+      if (writes == state.ldsSources.end()) continue; // never written: warned at its declaration
+      std::vector<const TileSource *> loads;
+      std::set<std::string> seen;
+      std::function<void(const std::string &)> collect = [&](const std::string &tile) {
+        if (!seen.insert(tile).second) return;
+        auto it = state.tileSources.find(tile);
+        if (it == state.tileSources.end()) return;
+        for (const TileSource &s : it->second)
+          if (s.load) loads.push_back(&s);
+          else collect(s.fromTile);
+      };
+      for (const LdsSource &w : writes->second) collect(w.tile);
+      for (const TileSource *s : loads) {
+        const ast::Expr *kIndex = op.kAlongCols ? s->colIndex : s->rowIndex;
+        const ast::Expr *other = op.kAlongCols ? s->rowIndex : s->colIndex;
+        auto *k = llvm::dyn_cast_or_null<ast::NameExpr>(kIndex);
+        auto *b = llvm::dyn_cast_or_null<ast::MemberExpr>(other);
+        if (k && k->name == var && b && b->base.name == "block" && b->member.name == op.member) continue;
+        std::string want = op.kAlongCols ? formatv("[block.{0}, {1}]", op.member, var).str()
+                                         : formatv("[{1}, block.{0}]", op.member, var).str();
+        diags.error(s->load->range,
+                    formatv("{0} fills lds {1}, an operand of a scaled mma, whose {2} are read for {7} block.{3} "
+                            "+ 0 .. and K blocks at the loop variable '{4}': the window must be {5}{6}",
+                            sourceText(s->load->range), op.lds->name, op.scale, op.member, var,
+                            s->load->window.tensor.name, want, op.lines));
+        diags.note(m.call, "the scaled mma is here");
+      }
+    }
   }
 }

@@ -55,6 +55,7 @@ struct MMAUse {
   bool bIsNK = false;
   const ast::ForStmt *loop = nullptr; ///< the innermost loop around the mma: its variable walks K
   llvm::SMRange call, aRange, bRange;
+  bool scaled = false; ///< a scaled mma: its operands' windows must start at the K loop's variable
 };
 
 /// What the GEMM checks of one kernel remember between statements.
@@ -81,6 +82,11 @@ void warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine 
 /// operand whose known provenance contradicts that; unknown or ambiguous provenance (several sources that disagree,
 /// the variable in both indices, a tile whose values come from nowhere known) says nothing.
 void checkOperandOrientation(const GEMMState &state, DiagnosticEngine &diags);
+
+/// A scaled mma reads its scales at rows block.row (A) / block.col (B) and K blocks of the K loop's variable: every
+/// load that fills its operands must have the window [block.row, k] ([block.col, k], or [k, block.col] for a K x N
+/// B). Reports each load that does not.
+void checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags);
 
 /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))` (`bIsNK`). Resolves `mfma auto`.
 ir::StmtPtr makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b, bool bIsNK,

@@ -133,6 +133,9 @@ struct AccTile {
   DType dtype;
   unsigned rows = 0, cols = 0;
   const MFMAInstr *instr = nullptr; ///< nullptr until `mfma auto` is resolved by the first mma
+  /// A scaled instruction named in the declaration: its variant for the operands' formats becomes `instr` at the
+  /// first mma.
+  const ScaledMFMAInstr *scaled = nullptr;
   unsigned wavesY = 0, wavesX = 0;
   SMRange loc;
   unsigned waveRows() const { return rows / wavesY; }
@@ -334,6 +337,10 @@ struct MMA : Stmt {
   const AccTile *acc = nullptr;
   const LdsBuffer *a = nullptr, *b = nullptr;
   unsigned k = 0; ///< the K extent of this product
+  /// A scaled mma: the E8M0 scale tensors of A ([M, K / 32]) and B ([N, K / 32]), and the K loop variable whose
+  /// value is the K column of the LDS operands' first column (null and empty otherwise).
+  const Tensor *scaleA = nullptr, *scaleB = nullptr;
+  std::string kVar;
   static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
 };
 

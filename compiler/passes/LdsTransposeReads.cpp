@@ -27,6 +27,9 @@ bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   const MFMAInstr &ins = *m.acc->instr;
   unsigned size = sizeOf(b.dtype);
   if (!t.hasLdsTransposeRead(size) || (ins.n != 16 && ins.n != 32)) return false;
+  // The scaled MFMA's 8-bit operands are two runs of 16 K values per lane, not one run of 8-value reads; not
+  // established for transposing reads, so its B is stored transposed.
+  if (ins.scaled) return false;
   // 16-bit: only 16-byte fragments (kPerLane 8, the K16 / K32 instructions): there 2 transposing reads replace one
   // ds_read_b128 and the writes become the tile's own vectors (gemm_f16 with v_mfma_f32_32x32x16_f16 on gfx950: 61
   // instructions in the main loop -> 54). An 8-byte fragment (kPerLane 4) is one read either way, but transposing

@@ -136,8 +136,12 @@ private:
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
     // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
-    s.fragmentReads = kSteps * (rows + cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues() : 1));
+    s.fragmentReads = kSteps * ins.readsPerFragment() * rows +
+                      kSteps * cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues()
+                                                           : ins.readsPerFragment());
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
+    // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
+    if (m.scaleA) s.loads += kSteps * (rows + cols);
     unsigned passes = std::max(1u, ins.cycles / 4);
     unsigned before = (kSteps - 1) * blocks;
     while (s.rowsBefore + 1 < rows && (before - std::min(before, s.loads)) * passes < t.globalLoadLatency &&

@@ -11,6 +11,9 @@ static const DTypeInfo kDTypes[] = {
     {DType::I32, "i32", 4, false, true, "int", "i32"},
     {DType::FP8, "fp8", 1, true, false, "unsigned char", "fp8"},
     {DType::BF8, "bf8", 1, true, false, "unsigned char", "bf8"},
+    // Raw bytes, like fp8: tilec::fp8x16 is 16 bytes of either.
+    {DType::FP4X2, "fp4x2", 1, true, false, "unsigned char", "fp8", 2, false},
+    {DType::E8M0, "e8m0", 1, true, false, "unsigned char", "fp8", 1, false},
 };
 
 const DTypeInfo &tilec::info(DType type) { return kDTypes[static_cast<int>(type)]; }
@@ -21,4 +24,4 @@ std::optional<DType> tilec::parseDType(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8"; }
+llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8, fp4x2, e8m0"; }

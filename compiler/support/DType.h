@@ -2,7 +2,11 @@
 //
 // One table of dtypes: their names in .tile files, sizes, and the C++ types the HIP emitter spells them with. fp8 and
 // bf8 are stored as bytes; which encoding the byte holds (FNUZ on gfx942, OCP on gfx950) is a property of the target
-// (Target.h), not of the dtype name.
+// (Target.h), not of the dtype name. fp4x2 and e8m0 are the storage of gfx950's block-scaled (MX) operands
+// (docs/mx.md): fp4x2 is one byte holding two fp4 (E2M1) values, the lower K index in the low nibble, so an fp4
+// matrix of K values is a tensor of K / 2 fp4x2 columns and every size and the 16-byte rule count bytes; e8m0 is one
+// block scale (2^(e - 127)). Neither has arithmetic or conversions: they are loaded, staged in LDS and multiplied by
+// a scaled mma.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_DTYPE_H
@@ -13,7 +17,7 @@
 
 namespace tilec {
 
-enum class DType { F32, F16, BF16, I8, I32, FP8, BF8 };
+enum class DType { F32, F16, BF16, I8, I32, FP8, BF8, FP4X2, E8M0 };
 
 /// Static facts about one dtype.
 struct DTypeInfo {
@@ -24,12 +28,14 @@ struct DTypeInfo {
   bool hasArithmetic;      ///< + - * / max min act on it directly (fp8/bf8: cast first)
   llvm::StringRef cppType; ///< scalar C++ type in emitted HIP
   llvm::StringRef cppTag;  ///< short tag used in runtime vector names, e.g. "f16" -> tilec::f16x8
+  unsigned values = 1;     ///< values one element holds: 2 for fp4x2, else 1
+  bool convertible = true; ///< cast<>(...) may take or give it (not fp4x2, e8m0)
 };
 
 const DTypeInfo &info(DType type);
 /// The dtype named `name`, if any.
 std::optional<DType> parseDType(llvm::StringRef name);
-/// "f32, f16, bf16, i8, i32, fp8, bf8": for error messages.
+/// "f32, f16, bf16, i8, i32, fp8, bf8, fp4x2, e8m0": for error messages.
 llvm::StringRef allDTypeNames();
 
 inline llvm::StringRef name(DType type) { return info(type).name; }

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "target/MFMA.h"
 
+#include <vector>
+
 using namespace tilec;
 
 namespace {
@@ -76,12 +78,16 @@ std::string tilec::mfmaNamesFor(const Target &target, std::optional<DType> a) {
   return out;
 }
 
+// K is cut in runs of kRun(); run c goes to lane group c % G, in the lane's (c / G)-th run. With one run per lane
+// (c < G) this is lane i + m * (k / kPerLane), elem k % kPerLane.
 LaneSlot tilec::laneOfA(const MFMAInstr &ins, unsigned i, unsigned k) {
-  return {i + ins.m * (k / ins.kPerLane), k % ins.kPerLane};
+  unsigned run = ins.kRun(), c = k / run;
+  return {i + ins.m * (c % ins.kGroups()), run * (c / ins.kGroups()) + k % run};
 }
 
 LaneSlot tilec::laneOfB(const MFMAInstr &ins, unsigned k, unsigned j) {
-  return {j + ins.n * (k / ins.kPerLane), k % ins.kPerLane};
+  unsigned run = ins.kRun(), c = k / run;
+  return {j + ins.n * (c % (64 / ins.n)), run * (c / (64 / ins.n)) + k % run};
 }
 
 LaneSlot tilec::laneOfD(const MFMAInstr &ins, unsigned i, unsigned j) {
@@ -144,3 +150,42 @@ std::optional<LaneSlot> tilec::laneOfScaledOperand(const ScaledMFMAInstr &ins, M
 }
 
 unsigned tilec::laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block) { return i + ins.m * block; }
+
+const MFMAInstr *tilec::scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b) {
+  // Every variant, made once: (fp8 | bf8) x (fp8 | bf8) and fp4x2 x fp4x2 for each scaled instruction.
+  static const std::vector<MFMAInstr> variants = [] {
+    std::vector<MFMAInstr> out;
+    using F = std::pair<DType, MXFormat>;
+    const F fp8{DType::FP8, MXFormat::FP8}, bf8{DType::BF8, MXFormat::BF8}, fp4{DType::FP4X2, MXFormat::FP4};
+    const F pairs[][2] = {{fp8, fp8}, {fp8, bf8}, {bf8, fp8}, {bf8, bf8}, {fp4, fp4}};
+    for (const ScaledMFMAInstr &s : kScaledTable)
+      for (const auto &p : pairs) {
+        MFMAInstr v{};
+        v.name = s.name;
+        v.builtin = s.builtin;
+        v.m = s.m;
+        v.n = s.n;
+        v.a = p[0].first;
+        v.b = p[1].first;
+        v.acc = DType::F32;
+        // In elements of the dtypes: an fp4x2 byte is two K values, so K and the lane's run halve.
+        unsigned values = info(v.a).values;
+        v.k = s.k / values;
+        v.kPerLane = s.kPerLane / values;
+        v.chunk = info(p[0].second).kChunk == s.kPerLane ? 0 : info(p[0].second).kChunk;
+        v.accPerLane = s.accPerLane;
+        v.cycles = scaledCycles(s, p[0].second, p[1].second);
+        v.archs = s.archs;
+        v.operandType = "tilec::i32x8";
+        v.accType = s.accType;
+        v.scaled = &s;
+        v.codeA = info(p[0].second).code;
+        v.codeB = info(p[1].second).code;
+        out.push_back(v);
+      }
+    return out;
+  }();
+  for (const MFMAInstr &v : variants)
+    if (v.scaled == &ins && v.a == a && v.b == b) return &v;
+  return nullptr;
+}

@@ -18,6 +18,10 @@
 
 namespace tilec {
 
+struct ScaledMFMAInstr;
+
+/// One MFMA instruction, or one scaled MFMA with its operand formats (scaledVariant): the numbers count elements of
+/// the operands' dtypes, so for fp4x2 a K value of the table is a byte holding two fp4 values.
 struct MFMAInstr {
   llvm::StringRef name;        ///< ISA mnemonic, e.g. "v_mfma_f32_32x32x8_f16"
   llvm::StringRef builtin;     ///< clang builtin, e.g. "__builtin_amdgcn_mfma_f32_32x32x8f16"
@@ -29,12 +33,23 @@ struct MFMAInstr {
   unsigned archs;              ///< bit set of Arch
   llvm::StringRef operandType; ///< C++ type of the A/B operand in emitted code
   llvm::StringRef accType;     ///< C++ type of C/D
+  /// Consecutive K values of one fragment read when a lane's K values are not one run: the scaled MFMA's 8-bit
+  /// operands hold K 16 g .. 16 g + 15 and 16 (g + G) .. + 15 (docs/mx.md). 0: one run of kPerLane.
+  unsigned chunk = 0;
+  const ScaledMFMAInstr *scaled = nullptr; ///< the scaled instruction this is a format variant of
+  unsigned codeA = 0, codeB = 0;           ///< scaled: the cbsz (A) and blgp (B) format codes
 
   bool availableOn(const Target &t) const { return archs & static_cast<unsigned>(t.arch); }
   /// Lane groups splitting K: 64 / m (2 for 32x32 shapes, 4 for 16x16).
   unsigned kGroups() const { return 64 / m; }
-  /// Multiply-adds per instruction.
-  unsigned macs() const { return m * n * k; }
+  /// Consecutive K values of one fragment read, and the reads of one fragment.
+  unsigned kRun() const { return chunk ? chunk : kPerLane; }
+  unsigned readsPerFragment() const { return kPerLane / kRun(); }
+  /// VGPRs of one A or B operand: the scaled builtins take 8 dwords whatever the format (fp4's 16 bytes in the
+  /// low half).
+  unsigned operandDwords() const { return scaled ? 8 : (kPerLane * sizeOf(a) + 3) / 4; }
+  /// Multiply-adds per instruction (values, not bytes: an fp4x2 element is two).
+  unsigned macs() const { return m * n * k * info(a).values; }
 };
 
 /// Which lane holds an element of an operand, and where in the lane's vector.
@@ -49,7 +64,8 @@ const MFMAInstr *lookupMFMA(llvm::StringRef name);
 /// Names of the instructions available on `target` taking `a`/`b` operands, for messages.
 std::string mfmaNamesFor(const Target &target, std::optional<DType> a = std::nullopt);
 
-/// A[i][k]: lane = i + m * (k / kPerLane), elem = k % kPerLane.
+/// A[i][k]: lane = i + m * (k / kPerLane), elem = k % kPerLane (with chunks: chunk c = k / chunk in lane group
+/// c % G at elem chunk * (c / G) + k % chunk).
 LaneSlot laneOfA(const MFMAInstr &ins, unsigned i, unsigned k);
 /// B[k][j]: lane = j + n * (k / kPerLane), elem = k % kPerLane.
 LaneSlot laneOfB(const MFMAInstr &ins, unsigned k, unsigned j);
@@ -117,6 +133,9 @@ unsigned scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b);
 /// A[i][k] (or B[k][j] with j for i) in `format`: fp4: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
 /// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for fp6/bf6 (not established).
 std::optional<LaneSlot> laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i, unsigned k);
+/// The variant of `ins` for operands of dtypes `a` and `b` (fp8, bf8, both fp4x2), in their dtypes' elements, or
+/// nullptr: fp4x2 with an 8-bit operand is not supported (their K columns would differ), nor any other dtype.
+const MFMAInstr *scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b);
 /// The lane whose scale register holds the scale of row i of A (column i of B) for K block `block`: i + m * block.
 unsigned laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block);
 

@@ -298,7 +298,9 @@ TEST(MFMATest, EmulatorAgreesWithTable) {
     case DType::I8: return MfmaElem::I8;
     case DType::FP8: return MfmaElem::FP8;
     case DType::BF8: return MfmaElem::BF8;
-    case DType::I32: break;
+    case DType::I32:
+    case DType::FP4X2:
+    case DType::E8M0: break;
     }
     ADD_FAILURE() << "no MFMA operand of this dtype";
     return MfmaElem::F32;

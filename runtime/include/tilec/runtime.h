@@ -96,6 +96,26 @@ template <int N, typename V> TILEC_DEVICE auto slice(const V &v, int first) {
   return out;
 }
 
+/// Two 4-dword halves as one 8-dword operand (a scaled MFMA's A or B: two 16-byte LDS reads of an 8-bit format, or
+/// the 16 bytes of fp4 values and zeros).
+TILEC_DEVICE i32x8 concat(i32x4 lo, i32x4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+
+/// One E8M0 block scale of a scaled MFMA, in the low byte of the lane's scale register: element (row, col) of the
+/// rows x cols scale tensor `s` (rows `stride` bytes apart), or 127 (2^0) outside it, where the operands read zeros.
+/// Outside, it reads the tensor's first byte and discards it: a select, not an exec branch around the load.
+TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int stride, int row, int col) {
+  const bool inside = row < rows && col < cols;
+  const unsigned v = global_load<unsigned char>(s + (inside ? static_cast<long>(row) * stride + col : 0l));
+  return inside ? v : 127u;
+}
+TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int row, int col) {
+  return load_scale(s, rows, cols, cols, row, col);
+}
+/// The scale at (row, col) of a tensor with rows `stride` bytes apart, known to be inside it (no mask).
+TILEC_DEVICE unsigned load_scale_inside(const unsigned char *s, int stride, int row, int col) {
+  return global_load<unsigned char>(s + static_cast<long>(row) * stride + col);
+}
+
 /// A buffer: a base pointer and a size in bytes, with the hardware's bounds check. An access of V at a byte offset
 /// whose bytes are not all inside [0, bytes) reads zeros, and a store there is dropped: on the GPU a raw buffer
 /// resource and buffer_load/buffer_store (dwordx4 for 16-byte V); in the emulator the same rule, checked in software.

@@ -1,0 +1,89 @@
+// A tilec-emitted block-scaled GEMM (examples/gemm_mx*_gfx950.tile) on the CPU emulator, against the reference of
+// mx_reference.h written from the OCP MX specification. Compile with MX_NAME (the kernel), MX_FA / MX_FB (format
+// codes of A and B) and MX_STEP_K (K values per instruction: 64 for 32x32x64, 128 for 16x16x128). Sizes with tails in
+// M, N and K (K values past a multiple of 32 in the last scale block), and with K's rows off the vector boundary (the
+// launcher runs NAME_unaligned); D must equal the reference exactly. With --launcher the launcher's refusals of
+// scale tensors of the wrong shape are checked instead.
+#include "check.h"
+#include "mx_reference.h"
+#include <cstring>
+#include <random>
+
+#define MX_CAT2(a, b) a##b
+#define MX_CAT(a, b) MX_CAT2(a, b)
+#define MX_LAUNCH MX_CAT(launch_, MX_NAME)
+#define MX_STR2(a) #a
+#define MX_STR(a) MX_STR2(a)
+
+// The launcher: launch_NAME(A, B, SA, SB, C, M, K, N, KS, stream), K in elements of A's dtype.
+extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
+                                const unsigned char *, float *, int, int, int, int, hipStream_t);
+
+namespace {
+
+/// K values per element of A's tensor: 2 for fp4x2 columns.
+constexpr int kValues = MX_FA == mxref::FP4 ? 2 : 1;
+
+bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
+  const int ks = (k + 31) / 32;
+  auto codes = [&](int format, int rows) {
+    std::vector<unsigned> v(size_t(rows) * k);
+    for (unsigned &x : v)
+      do x = rng() % (1u << mxref::bitsOf(format));
+      while (!std::isfinite(mxref::value(format, x)));
+    return v;
+  };
+  auto scales = [&](int rows) {
+    std::vector<unsigned char> v(size_t(rows) * ks);
+    for (unsigned char &x : v) x = static_cast<unsigned char>(122 + rng() % 11); // 2^-5 .. 2^5
+    return v;
+  };
+  const std::vector<unsigned> a = codes(MX_FA, m), b = codes(MX_FB, n);
+  const std::vector<unsigned char> sa = scales(m), sb = scales(n);
+  DeviceBuffer<unsigned char> dA(mxref::pack(MX_FA, a, m, k)), dB(mxref::pack(MX_FB, b, n, k)), dSA(sa), dSB(sb);
+  DeviceBuffer<float> dC(size_t(m) * n);
+  if (MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr) != hipSuccess) {
+    std::printf("%dx%dx%d: launch failed\n", m, n, k);
+    return false;
+  }
+  std::vector<float> want(size_t(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      want[size_t(i) * n + j] = mxref::product(MX_FA, MX_FB, a, b, sa, sb, k, ks, MX_STEP_K, i, j);
+  const int bad = compare(MX_STR(MX_NAME), dC.download(), want, n, [](float x, float y) { return x == y; });
+  std::printf("%dx%dx%d%s: %s\n", m, n, k, expectUnaligned ? " (unaligned rows)" : "", bad ? "FAILED" : "ok");
+  return !bad;
+}
+
+/// Scale tensors of the wrong shape are refused before any launch.
+int launcherChecks() {
+  DeviceBuffer<unsigned char> bytes(4096);
+  DeviceBuffer<float> c(64 * 64);
+  const int k = 256 / kValues, ks = 8;
+  const struct {
+    const char *what;
+    int ks;
+  } cases[] = {{"KS = 8 for K = 256", ks}, {"KS = 7", ks - 1}, {"KS = 9", ks + 1}};
+  for (const auto &t : cases) {
+    hipError_t e = MX_LAUNCH(bytes.ptr, bytes.ptr, bytes.ptr, bytes.ptr, c.ptr, 8, k, 8, t.ks, nullptr);
+    std::printf("%s: %s\n", t.what, e == hipSuccess ? "launched" : "refused");
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !std::strcmp(argv[1], "--launcher")) return launcherChecks();
+  std::mt19937 rng(355);
+  int ok = 0, total = 0;
+  // M x N x K (K in values): whole blocks; tails in M, N and K (K a multiple of 32 that is not a K step, then one
+  // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
+  const int sizes[][3] = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320}, {64, 33, 64}, {1, 1, 32}, {130, 70, 200}};
+  for (const auto &s : sizes) {
+    ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % 16 != 0);
+    ++total;
+  }
+  std::printf("%s: %d of %d sizes correct\n", MX_STR(MX_NAME), ok, total);
+  return ok == total ? 0 : 1;
+}
