@@ -257,6 +257,12 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     }
   }
   const MFMAInstr &ins = *acc.instr;
+  if (ins.scaled && b.dtype == DType::FP4X2 && !bIsNK) {
+    diags.error(bRange, formatv("lds {0} is a K x N fp4x2 B: its bytes would pack two N values, but the scaled MFMA "
+                                "takes two K values per byte; give B as N x K/2 fp4x2 ([N, K] in columns) and write "
+                                "mma({1}, transpose({0}), ...)", b.name, a.name));
+    return nullptr;
+  }
   if (a.dtype != ins.a || b.dtype != ins.b) {
     diags.error(stmt.range, formatv("{0} multiplies {1} by {2}, but lds {3} is {4} and lds {5} is {6}", ins.name,
                                     name(ins.a), name(ins.b), a.name, name(a.dtype), b.name, name(b.dtype)));

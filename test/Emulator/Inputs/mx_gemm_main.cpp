@@ -2,8 +2,8 @@
 // mx_reference.h written from the OCP MX specification. Compile with MX_NAME (the kernel), MX_FA / MX_FB (format
 // codes of A and B) and MX_STEP_K (K values per instruction: 64 for 32x32x64, 128 for 16x16x128). Sizes with tails in
 // M, N and K (K values past a multiple of 32 in the last scale block), and with K's rows off the vector boundary (the
-// launcher runs NAME_unaligned); D must equal the reference exactly. With --launcher the launcher's refusals of
-// scale tensors of the wrong shape are checked instead.
+// launcher runs NAME_unaligned); D must equal the reference exactly. With MX_B_KN, B is given K x N (8-bit formats).
+// With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
 #include "check.h"
 #include "mx_reference.h"
 #include <cstring>
@@ -40,7 +40,15 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   };
   const std::vector<unsigned> a = codes(MX_FA, m), b = codes(MX_FB, n);
   const std::vector<unsigned char> sa = scales(m), sb = scales(n);
-  DeviceBuffer<unsigned char> dA(mxref::pack(MX_FA, a, m, k)), dB(mxref::pack(MX_FB, b, n, k)), dSA(sa), dSB(sb);
+#if defined(MX_B_KN) // B given K x N (8-bit formats): element (kk, j) at kk * n + j
+  std::vector<unsigned> bt(size_t(k) * n);
+  for (int j = 0; j < n; ++j)
+    for (int kk = 0; kk < k; ++kk) bt[size_t(kk) * n + j] = b[size_t(j) * k + kk];
+  DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bt, k, n));
+#else
+  DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, b, n, k));
+#endif
+  DeviceBuffer<unsigned char> dA(mxref::pack(MX_FA, a, m, k)), dSA(sa), dSB(sb);
   DeviceBuffer<float> dC(size_t(m) * n);
   if (MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr) != hipSuccess) {
     std::printf("%dx%dx%d: launch failed\n", m, n, k);
