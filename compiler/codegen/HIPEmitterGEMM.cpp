@@ -234,11 +234,12 @@ void KernelEmitter::scaleLoads(const MMA &m, const std::string &k, const std::st
   if (declare)
     line(d) << formatv("unsigned {0}_sa{1}[{2}][{3}], {0}_sb{1}[{2}][{4}];\n", a.name, suffix, steps, a.blocksY(),
                        a.blocksX());
-  line(d) << formatv("// The scales of K step {0}: lane l holds its row's (column's) scale of K block {1} + l / {2} "
-                     "of each instruction K step kk ({3} K values per scale).\n",
-                     k, perBlock == 32 ? formatv("({0} + kk) / 32", k).str()
-                                       : formatv("({0} + kk) / {1}", k, perBlock).str(),
-                     ins.m, ScaledMFMAInstr::kBlock);
+  line(d) << formatv("// The scales of K step {0}: lane l holds its row's (column's) scale of K block ({0} + kk) / {1} "
+                     "+ l / {2} of each instruction K step kk ({3} K values per scale{4}).\n",
+                     k, perBlock, ins.m, ScaledMFMAInstr::kBlock,
+                     perBlock == ScaledMFMAInstr::kBlock
+                         ? ""
+                         : formatv(", {0} {1} columns", perBlock, name(ins.a)).str());
   if (steps > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
   std::string kBlock = formatv("({0} + kk) / {1} + lane / {2}", k, perBlock, ins.m).str();
