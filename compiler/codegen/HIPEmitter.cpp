@@ -88,7 +88,14 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
   for (const StmtPtr &s : k.body) stmt(*s, 1);
   std::string body = text.substr(start);
   text.resize(start);
-  os << formatv("extern \"C\" __global__ __launch_bounds__({0}) void {1}(\n    ", k.workgroupSize, name);
+  unsigned waves = v == Variant::Unaligned ? k.wavesPerEUUnaligned : k.wavesPerEU;
+  std::string hint;
+  if (waves) {
+    os << formatv("// Asks the compiler for {0} wave{1} per SIMD, the resource model's occupancy (amdgpu_waves_per_eu).\n",
+                  waves, waves == 1 ? "" : "s");
+    hint = formatv(" TILEC_WAVES_PER_EU({0})", waves).str();
+  }
+  os << formatv("extern \"C\" __global__ __launch_bounds__({0}){2} void {1}(\n    ", k.workgroupSize, name, hint);
   params(/*forLauncher=*/false, &body);
   os << ") {\n" << body << "}\n\n";
 }

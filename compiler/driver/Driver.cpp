@@ -14,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "passes/LdsSwizzle.h"
+#include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
 #include "support/Diagnostics.h"
@@ -109,6 +110,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   if (!module || !verifyModule(*module, diags)) return 1;
   if (!planPipelines(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
   chooseLdsSwizzles(*module);
+  askForModelOccupancy(*module);
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

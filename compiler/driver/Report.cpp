@@ -347,6 +347,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
     os << "  occupancy on " << t.name << ":\n";
     printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
+    if (k->wavesPerEU)
+      os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) (the model's occupancy; {1}'s compiler may "
+                    "otherwise settle for a wave fewer)\n", k->wavesPerEU, t.name);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
@@ -357,8 +360,11 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
                               : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
       std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
                                                       : formatv("limited by {0}", limiterName(uo.limiter)).str();
-      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}\n", u.archVgprs, extra,
-                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit);
+      os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}{5}\n", u.archVgprs, extra,
+                    uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit,
+                    k->wavesPerEUUnaligned
+                        ? formatv("; asked of the compiler: amdgpu_waves_per_eu({0})", k->wavesPerEUUnaligned).str()
+                        : std::string());
     }
   }
 }
@@ -389,6 +395,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           ResourceEstimate e = estimateResources(*k, t);
           writeResources(e, json);
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
+          json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
@@ -397,6 +404,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               json.attribute("runs_unless", vectorKernelCondition(plans));
               writeResources(u, json);
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
+              json.attribute("waves_per_eu_asked", k->wavesPerEUUnaligned);
             });
           }
           json.attributeArray("k_loops", [&] {

@@ -400,6 +400,9 @@ struct Kernel {
   /// Tensors whose loads in masked K steps of the vector kernel go through buffer resources (KLoopPlan::bufferLoads);
   /// the launcher runs the vector kernel only when each is under 2 GiB, the reach of a buffer's 32-bit offsets.
   std::vector<const Tensor *> bufferLoaded;
+  /// Waves per SIMD the kernel asks of the compiler (amdgpu_waves_per_eu), for the vector kernel and its _unaligned
+  /// copy: the resource model's occupancy where the target asks (Target::occupancyHint), else 0 (passes/OccupancyHint.h).
+  unsigned wavesPerEU = 0, wavesPerEUUnaligned = 0;
   Body body;
 
   unsigned waves(const Target &t) const { return workgroupSize / t.waveSize; }

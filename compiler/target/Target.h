@@ -65,6 +65,11 @@ struct Target {
   bool ldsTransposeRead16;
   /// ds_read_b64_tr_b8: the same for 8-bit values, 8 per lane (gfx950; docs/gemm.md, "Transposing LDS reads").
   bool ldsTransposeRead8;
+  /// Kernels ask the compiler for the resource model's occupancy (amdgpu_waves_per_eu). gfx950: its compiler (LLVM
+  /// 20 and later) allocates more than the model on some kernels and loses a wave (gemm_f16_16x16_gfx950 100
+  /// VGPR+AGPR, 4 waves; gemm_i8 204, 2 waves); asked, it meets the model (91, 5 waves; 162, 3 waves) with no scratch
+  /// on any example (docs/gfx950.md). gfx942: clang-19 already agrees with the model on the examples; not asked.
+  bool occupancyHint;
 
   /// Whether this target has a transposing LDS read of 8 bytes per lane for elements of `bytes` bytes.
   bool hasLdsTransposeRead(unsigned bytes) const {

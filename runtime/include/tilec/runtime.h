@@ -28,6 +28,14 @@
 #include <cstdint>
 #include <type_traits>
 
+/// amdgpu_waves_per_eu(N): the compiler is asked for N waves per SIMD (the resource model's occupancy; tilec emits
+/// it where its target says so). Nothing in the emulator or in plain C++.
+#if defined(__HIP__)
+#define TILEC_WAVES_PER_EU(n) __attribute__((amdgpu_waves_per_eu(n)))
+#else
+#define TILEC_WAVES_PER_EU(n)
+#endif
+
 namespace tilec {
 
 //===--- Vector types: tilec::<dtype>x<N>, N elements one lane moves per access ---===//
