@@ -24,13 +24,15 @@
 //   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
 //   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
 //   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
-//   2 K steps, 64 -> 64 in all).
+//   2 K steps, 64 -> 64 in all). A K loop of depth 1 keeps a 64-bit address per row it loads across its iterations
+//   (KLoopResources.cpp).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ResourceModel.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/KLoopResources.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -399,17 +401,6 @@ unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
   return most;
 }
 
-/// The K loops whose plan prefetches the next step.
-std::vector<const ir::For *> pipelinedLoops(const ir::Body &body) {
-  std::vector<const ir::For *> out;
-  for (const ir::StmtPtr &s : body)
-    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
-      if (f->plan && f->plan->depth == 2) out.push_back(f);
-      for (const ir::For *inner : pipelinedLoops(f->body)) out.push_back(inner);
-    }
-  return out;
-}
-
 } // namespace
 
 ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
@@ -461,7 +452,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   bool flat = llvm::all_of(k.tensors, [](const auto &t) { return t->rank == 1; });
   vgpr(flat ? "address (64-bit) and element index of an access" : "address (64-bit), row and column of an access",
        flat ? 3 : 4);
-  for (const ir::For *f : pipelinedLoops(k.body)) {
+  for (const ir::For *f : kLoops(k.body)) {
+    if (f->plan->depth != 2) continue;
     unsigned accesses = 0;
     for (const ir::Assign *a : f->plan->loads) accesses += a->dst->layout.accessesPerLane();
     vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
@@ -489,6 +481,15 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
                    "(measured: 6-8)", l->name),
            kSwizzleVGPRs);
   vgpr("thread id", 1);
+  // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them
+  // when the ArchVGPRs run out (k0513: 96 would make 153 + 96, clang 256 ArchVGPRs and spills into AGPRs).
+  for (const ir::For *f : kLoops(k.body))
+    if (unsigned rows = unpipelinedLoopAddresses(*f)) {
+      unsigned room = t.maxArchVgprs > e.archVgprs ? t.maxArchVgprs - e.archVgprs : 0;
+      vgpr(formatv("K loop over {0} (not pipelined): a 64-bit address per row loaded ({1} x 2), kept across its "
+                   "iterations{2}", f->var, rows / 2, rows > room ? formatv(", {0} of them fit", room).str() : ""),
+           std::min(rows, room));
+    }
   // The kept rows are cheap to recompute, and clang-19 does recompute them when the workgroup's waves leave too few
   // registers (1024 threads: 4 waves per SIMD, 128 per lane; f16 -> f32 over 32 accesses with rows of 512 elements,
   // 64 kept rows would make 133, clang allocates 102): they count only as far as they fit.
