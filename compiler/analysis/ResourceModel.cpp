@@ -24,8 +24,8 @@
 //   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
 //   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
 //   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
-//   2 K steps, 64 -> 64 in all). A K loop of depth 1 keeps a 64-bit address per row it loads across its iterations
-//   (KLoopResources.cpp).
+//   2 K steps, 64 -> 64 in all). A K loop of depth 1 keeps a 64-bit address per row it loads across its iterations;
+//   a single K step known at compile time has no loop (KLoopResources.cpp).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
@@ -453,7 +453,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   vgpr(flat ? "address (64-bit) and element index of an access" : "address (64-bit), row and column of an access",
        flat ? 3 : 4);
   for (const ir::For *f : kLoops(k.body)) {
-    if (f->plan->depth != 2) continue;
+    // A single K step known at compile time has nothing to prefetch: no prefetch addresses, no ordered step.
+    if (f->plan->depth != 2 || !prefetches(*f)) continue;
     unsigned accesses = 0;
     for (const ir::Assign *a : f->plan->loads) accesses += a->dst->layout.accessesPerLane();
     vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
@@ -529,8 +530,11 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // ArchVGPRs (more than 4 waves) only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
   bool inAgprs = k.workgroupSize <= 4 * t.waveSize;
+  // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
+  // (KLoopResources.h, readsAccumulatorsFirst).
   if (inAgprs) {
     epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+    if (!readsAccumulatorsFirst(k, t, epilogue, unalignedVariant)) epilogue = 0;
     if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
   } else {
     epilogue = operands ? operands + 12 : 0;
