@@ -8,10 +8,10 @@
 // - Such a single step (K <= step, pipeline 2) has no loop at all: clang reads each accumulator group out of the
 //   AGPRs as it stores it instead of all of them first (k0671: c * alpha over 128 accumulator values, clang 30
 //   ArchVGPRs and 112 AGPRs; k0770 47, k0151 56, k0833 45 where the epilogue floor said 136 or 72 + 8). Written as
-//   pipeline 1 (loads, LDS writes, barrier, mma) the same step reads them all first (k0671: 134 and 128). The _unaligned kernel, whose element
-//   stores at row ends need the values one by one, still reads them all first where that leaves 2 waves per SIMD
-//   (k0818_unaligned: 64 accumulator values, clang 70 ArchVGPRs; k0537_unaligned, 32 values, 40), not where it would
-//   not (k0770_unaligned, 128 values: 40 ArchVGPRs, not 136).
+//   pipeline 1 (loads, LDS writes, barrier, mma) the same step reads them all first (k0671: 134 and 128). The
+//   _unaligned kernel, whose element stores at row ends need the values one by one, still reads them all first where
+//   that leaves 2 waves per SIMD (k0818_unaligned: 64 accumulator values, clang 70 ArchVGPRs; k0537_unaligned, 32
+//   values, 40), not where it would not (k0770_unaligned, 128 values: 40 ArchVGPRs, not 136).
 // - A depth-1 loop over a run-time K keeps a 64-bit address per row a lane loads, computed once before the loop
 //   (v_lshl_add_u64 of the hoisted row offsets, then the loads): k0364, f32 tiles of 16 + 16 rows per lane, clang
 //   240 ArchVGPRs, 151 modelled without them, 215 with; k0907 24 rows, 184 and 136 -> 184; k0451 166, 137 -> 185).

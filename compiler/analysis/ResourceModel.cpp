@@ -242,12 +242,17 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       // - Where two 8-bit tiles are combined and encoded again, it goes one access at a time but keeps the encoded
       //   result of every access while the operands are still live: the born tile counts on top of the dying ones
       //   (cast<bf8>(cast<f32>(x) + cast<f32>(z)), 2 accesses of vec 16: one access 47, + y 8 + 1 = 56, clang 55;
-      //   every access would be 71; cast<fp8>(x + z) on i8, 4 accesses of vec 16: 57 + 16 + 1 = 74, clang 75).
+      //   every access would be 71). With more accesses it decodes the next while it encodes this one: a share of a
+      //   second access's temporaries, (accesses - 2) / 6 of them, all from 8 on (cast<fp8>(x + z) on i8, 4
+      //   accesses of vec 16: 70 + 12 x 2 / 6 = 74, clang 75; the cast<bf8> above with 8 accesses: 134 + 24 = 158,
+      //   clang 157; of vec 4: 38 + 6 = 44, clang 41).
       // - From f16 it does not widen every access (y = cast<fp8>(x + z) on f16, 16 accesses of vec 4: clang 87, one
       //   access counted 87).
       if (widensEveryAccess(*a->value)) {
-        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2) n += tileVGPRs(*a->dst);
-        else n *= a->dst->layout.accessesPerLane();
+        unsigned accesses = a->dst->layout.accessesPerLane();
+        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2)
+          n += tileVGPRs(*a->dst) + n * (std::min(accesses, 8u) - std::min(accesses, 2u)) / 6;
+        else n *= accesses;
       }
       // The encoder needs a working register beyond the f32 values (seed 1: encodes of one element per lane, clang
       // 8 and 9 VGPRs for a model of 7 and 8 without it).
@@ -591,6 +596,5 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   if (!unalignedVariant && !k.bufferLoaded.empty()) // passes/SoftwarePipeline.cpp, useBufferLoads
     sgpr(formatv("buffer resources of the masked K steps ({0} x 4)", k.bufferLoaded.size()),
          4 * static_cast<unsigned>(k.bufferLoaded.size()));
-  (void)t;
   return e;
 }
