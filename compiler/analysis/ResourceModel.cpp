@@ -24,13 +24,15 @@
 //   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
 //   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
 //   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
-//   2 K steps, 64 -> 64 in all).
+//   2 K steps, 64 -> 64 in all). A K loop of depth 1 keeps a 64-bit address per row it loads across its iterations;
+//   a single K step known at compile time has no loop (KLoopResources.cpp).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ResourceModel.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/KLoopResources.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -240,12 +242,17 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       // - Where two 8-bit tiles are combined and encoded again, it goes one access at a time but keeps the encoded
       //   result of every access while the operands are still live: the born tile counts on top of the dying ones
       //   (cast<bf8>(cast<f32>(x) + cast<f32>(z)), 2 accesses of vec 16: one access 47, + y 8 + 1 = 56, clang 55;
-      //   every access would be 71; cast<fp8>(x + z) on i8, 4 accesses of vec 16: 57 + 16 + 1 = 74, clang 75).
+      //   every access would be 71). With more accesses it decodes the next while it encodes this one: a share of a
+      //   second access's temporaries, (accesses - 2) / 6 of them, all from 8 on (cast<fp8>(x + z) on i8, 4
+      //   accesses of vec 16: 70 + 12 x 2 / 6 = 74, clang 75; the cast<bf8> above with 8 accesses: 134 + 24 = 158,
+      //   clang 157; of vec 4: 38 + 6 = 44, clang 41).
       // - From f16 it does not widen every access (y = cast<fp8>(x + z) on f16, 16 accesses of vec 4: clang 87, one
       //   access counted 87).
       if (widensEveryAccess(*a->value)) {
-        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2) n += tileVGPRs(*a->dst);
-        else n *= a->dst->layout.accessesPerLane();
+        unsigned accesses = a->dst->layout.accessesPerLane();
+        if (encodesFp8(*a->value) && tilesRead(*a->value) >= 2)
+          n += tileVGPRs(*a->dst) + n * (std::min(accesses, 8u) - std::min(accesses, 2u)) / 6;
+        else n *= accesses;
       }
       // The encoder needs a working register beyond the f32 values (seed 1: encodes of one element per lane, clang
       // 8 and 9 VGPRs for a model of 7 and 8 without it).
@@ -401,17 +408,6 @@ unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
   return most;
 }
 
-/// The K loops whose plan prefetches the next step.
-std::vector<const ir::For *> pipelinedLoops(const ir::Body &body) {
-  std::vector<const ir::For *> out;
-  for (const ir::StmtPtr &s : body)
-    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
-      if (f->plan && f->plan->depth == 2) out.push_back(f);
-      for (const ir::For *inner : pipelinedLoops(f->body)) out.push_back(inner);
-    }
-  return out;
-}
-
 } // namespace
 
 ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
@@ -463,7 +459,9 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   bool flat = llvm::all_of(k.tensors, [](const auto &t) { return t->rank == 1; });
   vgpr(flat ? "address (64-bit) and element index of an access" : "address (64-bit), row and column of an access",
        flat ? 3 : 4);
-  for (const ir::For *f : pipelinedLoops(k.body)) {
+  for (const ir::For *f : kLoops(k.body)) {
+    // A single K step known at compile time has nothing to prefetch: no prefetch addresses, no ordered step.
+    if (f->plan->depth != 2 || !prefetches(*f)) continue;
     unsigned accesses = 0;
     for (const ir::Assign *a : f->plan->loads) accesses += a->dst->layout.accessesPerLane();
     vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
@@ -501,6 +499,15 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
                    "(measured: 6-8)", l->name),
            kSwizzleVGPRs);
   vgpr("thread id", 1);
+  // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them
+  // when the ArchVGPRs run out (k0513: 96 would make 153 + 96, clang 256 ArchVGPRs and spills into AGPRs).
+  for (const ir::For *f : kLoops(k.body))
+    if (unsigned rows = unpipelinedLoopAddresses(*f)) {
+      unsigned room = t.maxArchVgprs > e.archVgprs ? t.maxArchVgprs - e.archVgprs : 0;
+      vgpr(formatv("K loop over {0} (not pipelined): a 64-bit address per row loaded ({1} x 2), kept across its "
+                   "iterations{2}", f->var, rows / 2, rows > room ? formatv(", {0} of them fit", room).str() : ""),
+           std::min(rows, room));
+    }
   // The kept rows are cheap to recompute, and clang-19 does recompute them when the workgroup's waves leave too few
   // registers (1024 threads: 4 waves per SIMD, 128 per lane; f16 -> f32 over 32 accesses with rows of 512 elements,
   // 64 kept rows would make 133, clang allocates 102): they count only as far as they fit.
@@ -540,8 +547,11 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // ArchVGPRs (more than 4 waves) only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
   bool inAgprs = k.workgroupSize <= 4 * t.waveSize;
+  // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
+  // (KLoopResources.h, readsAccumulatorsFirst).
   if (inAgprs) {
     epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+    if (!readsAccumulatorsFirst(k, t, epilogue, unalignedVariant)) epilogue = 0;
     if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
   } else {
     epilogue = operands ? operands + 12 : 0;
@@ -598,6 +608,5 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   if (!unalignedVariant && !k.bufferLoaded.empty()) // passes/SoftwarePipeline.cpp, useBufferLoads
     sgpr(formatv("buffer resources of the masked K steps ({0} x 4)", k.bufferLoaded.size()),
          4 * static_cast<unsigned>(k.bufferLoaded.size()));
-  (void)t;
   return e;
 }

@@ -12,6 +12,7 @@
 #include "passes/SoftwarePipeline.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/KLoopResources.h"
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 #include "llvm/ADT/STLExtras.h"
@@ -186,6 +187,20 @@ private:
     if (f.pipeline == 1) {
       plan.why = "pipeline 1 as written: each K step loads, writes LDS and multiplies in turn";
       return true;
+    }
+    // A single K step known at compile time prefetches nothing, and the model counts no prefetch registers for it
+    // (KLoopResources.h); clang-19 still compiles the two forms differently. Pipeline 2 (a prologue and a masked
+    // loop) reads the accumulators group by group in the epilogue (seed 1 of test/Differential, k0671: 30 ArchVGPRs
+    // and 112 AGPRs; pipeline 1: 134 and 128). With all 256 AGPRs taken by the accumulators, its _unaligned kernel
+    // spilled 16 B where pipeline 1 has no scratch (k0329, known-scratch-fp8.test): pipeline 1 there.
+    if (!f.pipeline && !prefetches(f)) {
+      unsigned accs = 0;
+      for (const MMA *m : plan.mmas) accs = std::max(accs, m->acc->registers());
+      if (accs >= t.maxAgprs) {
+        plan.why = formatv("compiler's choice, pipeline 1: K is a single step ({0} of {1}) and the accumulators take "
+                           "all {2} AGPRs", f.upper->value - f.lower->value, f.step->value, t.maxAgprs);
+        return true;
+      }
     }
     plan.depth = 2;
     if (f.pipeline == 2) {
