@@ -45,6 +45,17 @@ unsigned tilec::wavesForVgprs(const Target &t, unsigned total) {
   return std::min(std::max(t.vgprsPerLane / roundUp(total, t.vgprGranule), 1u), t.maxWavesPerSimd);
 }
 
+RegisterEdge tilec::registerEdge(const Target &t, const KernelResources &r) {
+  RegisterEdge e;
+  e.total = r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
+  e.wavesNeeded = std::max(ceilDiv(std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u), t.simdsPerCU), 1u);
+  e.room = t.vgprsPerLane / e.wavesNeeded / t.vgprGranule * t.vgprGranule;
+  auto close = [](unsigned used, unsigned room) { return used * (100 + kRegisterEdgePercent) > room * 100; };
+  e.arch = close(r.archVgprs, t.maxArchVgprs) && !close(e.total, e.room);
+  e.near = close(e.total, e.room) || e.arch;
+  return e;
+}
+
 namespace {
 
 /// The limits alone, without text: used both for the result and to check hints.

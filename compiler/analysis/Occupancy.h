@@ -51,6 +51,21 @@ struct Occupancy {
 /// Computes the occupancy of a kernel using `r` on `target`.
 Occupancy computeOccupancy(const Target &target, const KernelResources &r);
 
+/// How close a kernel's estimated VGPRs come to what a lane can have at the fewest waves per SIMD its workgroup needs
+/// (a workgroup's waves share the CU's SIMDs, so 8 waves need 2 per SIMD: 256 unified VGPRs a lane). The estimate is
+/// fitted to clang within about kRegisterEdgePercent (test/Differential); closer than that to the room, or to the
+/// ArchVGPRs a lane can address, the compiler may spill to scratch (seed 1: three kernels of 256 AGPRs estimated at
+/// exactly the room spilled 12 to 196 B, six compiled without scratch).
+struct RegisterEdge {
+  bool near = false;
+  unsigned total = 0;       ///< ceil4(arch) + agprs, as the occupancy counts them
+  unsigned room = 0;        ///< unified VGPRs per lane at `wavesNeeded` waves per SIMD (granule-aligned)
+  unsigned wavesNeeded = 0; ///< ceil(waves of a workgroup / SIMDs per CU)
+  bool arch = false;        ///< near the ArchVGPRs a lane can address rather than the unified room
+};
+constexpr unsigned kRegisterEdgePercent = 10;
+RegisterEdge registerEdge(const Target &target, const KernelResources &r);
+
 /// Waves per SIMD allowed by `total` unified VGPRs per lane (the facts' breakpoints 64/72/80/96/128/168/256/512).
 unsigned wavesForVgprs(const Target &target, unsigned total);
 

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <optional>
 
 using namespace tilec;
 using llvm::formatv;
@@ -37,6 +38,34 @@ Overflow overflow(const std::vector<ResourceItem> &items, unsigned start, unsign
     running += item.count;
   }
   return o;
+}
+
+/// Warns when the estimate of the kernel, or else of its _unaligned kernel, lies within the model's error of the
+/// registers a lane can have (Occupancy.h, registerEdge): the compiler may spill there.
+void warnAtRegisterEdge(const ir::Kernel &k, const Target &t, const ResourceEstimate &e,
+                        const std::optional<ResourceEstimate> &unaligned, DiagnosticEngine &diags) {
+  const ResourceEstimate *at = &e;
+  RegisterEdge edge = registerEdge(t, e.resources(k.workgroupSize));
+  if (!edge.near && unaligned) {
+    at = &*unaligned;
+    edge = registerEdge(t, unaligned->resources(k.workgroupSize));
+  }
+  if (!edge.near) return;
+  std::string which = at == &e ? "kernel '" + k.name + "'" : "the fallback '" + unalignedName(k) + "' of kernel '" +
+                                                                  k.name + "' (element paths at row ends)";
+  std::string where =
+      edge.arch ? formatv("about {0} ArchVGPRs per lane of the {1} a lane can address", at->archVgprs, t.maxArchVgprs)
+                      .str()
+                : formatv("about {0} VGPRs per lane ({1} ArchVGPRs{2}) of the {3} a lane has at {4} wave{5} per SIMD, "
+                          "the fewest its workgroup of {6} wave{7} runs at",
+                          edge.total, at->archVgprs, at->agprs ? formatv(" + {0} AGPRs", at->agprs).str() : "",
+                          edge.room, edge.wavesNeeded, edge.wavesNeeded == 1 ? "" : "s", k.waves(t),
+                          k.waves(t) == 1 ? "" : "s")
+                      .str();
+  diags.warning(k.loc, formatv("{0} is at the edge of the register file: {1}; the estimate is within about {2}% of "
+                               "the compiler's, so it may spill to scratch (check .private_segment_fixed_size in "
+                               "--emit=asm); fewer register-tile accesses or a smaller accumulator per wave leave room",
+                               which, where, kRegisterEdgePercent));
 }
 
 bool isTileItem(const ResourceItem &item) { return item.loc.isValid() && item.what.rfind("tile ", 0) == 0; }
@@ -107,4 +136,13 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
     }
   }
   return ok;
+}
+
+void tilec::warnAtRegisterEdges(const ir::Module &m, DiagnosticEngine &diags) {
+  const Target &t = *m.target;
+  for (const auto &k : m.kernels) {
+    std::optional<ResourceEstimate> unaligned;
+    if (hasUnalignedVariant(planAccesses(*k))) unaligned = estimateResources(*k, t, /*unalignedVariant=*/true);
+    warnAtRegisterEdge(*k, t, estimateResources(*k, t), unaligned, diags);
+  }
 }

@@ -24,8 +24,9 @@
 //   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
 //   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
 //   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
-//   2 K steps, 64 -> 64 in all). A K loop of depth 1 keeps a 64-bit address per row it loads across its iterations;
-//   a single K step known at compile time has no loop (KLoopResources.cpp).
+//   2 K steps, 64 -> 64 in all; gfx950's compiler keeps such a step with 2 LDS stages in 8 fewer, Target.h). A K
+//   loop of depth 1 keeps a 64-bit address per row it loads across its iterations; a single K step known at compile
+//   time has no loop (KLoopResources.cpp).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
 //
 //===----------------------------------------------------------------------===//
@@ -484,13 +485,18 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
       // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
       // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
       unsigned extra = fragments * perFragment;
+      // With 2 LDS stages the target's compiler may keep such a step in fewer registers (Target.h).
+      unsigned saving = f->plan->doubleLds ? t.stagedScheduledLoopSaving : 0;
       vgpr(formatv("scheduled main-loop step over {0}: every fragment is read before the first MFMA, {1} more than "
-                   "the 2 instruction K steps clang reads at a time ({1} x {2}){3}",
+                   "the 2 instruction K steps clang reads at a time ({1} x {2}){3}{4}",
                    f->var, fragments, perFragment,
                    elementPaths ? formatv(", beyond the {0} of the element paths, which only the masked loop has",
                                           elementPaths).str()
-                                : std::string()),
-           extra > elementPaths ? extra - elementPaths : 0);
+                                : std::string(),
+                   saving ? formatv(", less {0}: {1}'s compiler keeps such a step with 2 LDS stages in fewer",
+                                    saving, t.name).str()
+                          : std::string()),
+           extra > elementPaths + saving ? extra - elementPaths - saving : 0);
     }
   }
   for (const auto &l : k.ldsBuffers)

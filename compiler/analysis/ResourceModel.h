@@ -50,6 +50,10 @@ ResourceEstimate estimateResources(const ir::Kernel &kernel, const Target &targe
 /// about kernels limited to 1 wave per SIMD. Returns false when an error was reported.
 bool checkBudgets(const ir::Module &module, DiagnosticEngine &diags);
 
+/// Warns about each kernel whose final estimate (after every pass) lies within the model's error of the registers a
+/// lane can have at the fewest waves per SIMD its workgroup needs (registerEdge in Occupancy.h): it may spill.
+void warnAtRegisterEdges(const ir::Module &module, DiagnosticEngine &diags);
+
 } // namespace tilec
 
 #endif

@@ -111,6 +111,8 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   if (!planPipelines(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
   chooseLdsSwizzles(*module);
   askForModelOccupancy(*module);
+  warnAtRegisterEdges(*module, diags);
+  if (diags.hasErrors()) return 1; // -Werror
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

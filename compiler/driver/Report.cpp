@@ -395,6 +395,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           ResourceEstimate e = estimateResources(*k, t);
           writeResources(e, json);
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
+          writeRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), json);
           json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
@@ -404,6 +405,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               json.attribute("runs_unless", vectorKernelCondition(plans));
               writeResources(u, json);
               writeOccupancy(computeOccupancy(t, u.resources(k->workgroupSize)), json);
+              writeRegisterEdge(registerEdge(t, u.resources(k->workgroupSize)), json);
               json.attribute("waves_per_eu_asked", k->wavesPerEUUnaligned);
             });
           }
@@ -436,6 +438,16 @@ void tilec::printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostrea
   for (const std::string &line : o.derivation) os.indent(indent) << line << "\n";
   if (!o.hints.empty()) os.indent(indent) << "to raise it:\n";
   for (const std::string &hint : o.hints) os.indent(indent + 2) << hint << "\n";
+}
+
+void tilec::writeRegisterEdge(const RegisterEdge &e, llvm::json::OStream &json) {
+  json.attributeObject("register_edge", [&] {
+    json.attribute("near", e.near);
+    json.attribute("vgprs", e.total);
+    json.attribute("room", e.room);
+    json.attribute("waves_needed", e.wavesNeeded);
+    json.attribute("percent", kRegisterEdgePercent);
+  });
 }
 
 void tilec::writeOccupancy(const Occupancy &o, llvm::json::OStream &json) {

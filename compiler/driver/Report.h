@@ -24,6 +24,7 @@ void printOccupancyQuery(const Target &target, const KernelResources &r, bool js
 void printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostream &os);
 /// "occupancy": {...} as an attribute of the current JSON object.
 void writeOccupancy(const Occupancy &o, llvm::json::OStream &json);
+void writeRegisterEdge(const RegisterEdge &e, llvm::json::OStream &json);
 
 } // namespace tilec
 

@@ -70,6 +70,12 @@ struct Target {
   /// VGPR+AGPR, 4 waves; gemm_i8 204, 2 waves); asked, it meets the model (91, 5 waves; 162, 3 waves) with no scratch
   /// on any example (docs/gfx950.md). gfx942: clang-19 already agrees with the model on the examples; not asked.
   bool occupancyHint;
+  /// ArchVGPRs this target's compiler needs less than the model's clang-19 items for a main loop ordered for the MFMA
+  /// pipe (every fragment read first, more than 2 instruction K steps) with 2 LDS stages. gfx950 (Triton's LLVM):
+  /// gemm_f16 148 VGPR+AGPR where the same loop with one stage, compiled for gfx942 by that LLVM, takes 156;
+  /// gemm_bf16 148 against 160, gemm_f16_256x256 228 against 236, gemm_f16_256x128 197 against 202: 8. gfx942:
+  /// clang-19 on the 42 loops with 2 stages of seed 1 of test/Differential, median 0: none.
+  unsigned stagedScheduledLoopSaving;
 
   /// Whether this target has a transposing LDS read of 8 bytes per lane for elements of `bytes` bytes.
   bool hasLdsTransposeRead(unsigned bytes) const {
