@@ -1,0 +1,38 @@
+//===- ValueRegisters.h - Registers of computed values -----------*- C++ -*-===//
+//
+// Per-access register figures of computed values (expressions, casts, loads inside expressions), beyond the register
+// tiles they read. The resource model sums them per statement (ResourceModel.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_VALUEREGISTERS_H
+#define TILEC_VALUEREGISTERS_H
+
+#include "ir/IR.h"
+
+namespace tilec {
+
+/// VGPRs of one access of `vec` values of `dt` (4-byte registers).
+unsigned registersPerAccess(unsigned vec, DType dt);
+
+/// Whether the emitted conversion from `from` to `to` goes through f32 (fp8/bf8 in software, f16 <-> bf16).
+bool throughF32(DType from, DType to);
+
+/// VGPRs the result of `v` needs for one access beyond the register tiles it reads directly.
+unsigned heldRegisters(const ir::Value &v, unsigned vec);
+
+/// Whether `v` encodes fp8/bf8 (in software, from f32).
+bool encodesFp8(const ir::Value &v);
+
+/// How many register-tile operands `v` reads.
+unsigned tilesRead(const ir::Value &v);
+
+/// Whether `v` converts through f32 in a way clang-19 hoists over all accesses.
+bool widensEveryAccess(const ir::Value &v);
+
+/// VGPRs of the temporaries of one value at their peak (loads inside the expression, computed operands kept while
+/// the next ones are computed, then the value's own result).
+unsigned valueTemporaries(const ir::Value &v, unsigned vec);
+
+} // namespace tilec
+
+#endif
