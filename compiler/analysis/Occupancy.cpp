@@ -48,6 +48,7 @@ unsigned tilec::wavesForVgprs(const Target &t, unsigned total) {
 RegisterEdge tilec::registerEdge(const Target &t, const KernelResources &r) {
   RegisterEdge e;
   e.total = r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
+  e.archVgprs = r.archVgprs;
   e.wavesNeeded = std::max(ceilDiv(std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u), t.simdsPerCU), 1u);
   e.room = t.vgprsPerLane / e.wavesNeeded / t.vgprGranule * t.vgprGranule;
   auto close = [](unsigned used, unsigned room) { return used * (100 + kRegisterEdgePercent) > room * 100; };

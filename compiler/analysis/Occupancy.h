@@ -62,6 +62,7 @@ struct RegisterEdge {
   unsigned room = 0;        ///< unified VGPRs per lane at `wavesNeeded` waves per SIMD (granule-aligned)
   unsigned wavesNeeded = 0; ///< ceil(waves of a workgroup / SIMDs per CU)
   bool arch = false;        ///< near the ArchVGPRs a lane can address rather than the unified room
+  unsigned archVgprs = 0;   ///< the estimate's ArchVGPRs
 };
 constexpr unsigned kRegisterEdgePercent = 10;
 RegisterEdge registerEdge(const Target &target, const KernelResources &r);

@@ -350,6 +350,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (k->wavesPerEU)
       os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) (the model's occupancy; {1}'s compiler may "
                     "otherwise settle for a wave fewer)\n", k->wavesPerEU, t.name);
+    printRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), "", os);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
@@ -365,6 +366,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
                     k->wavesPerEUUnaligned
                         ? formatv("; asked of the compiler: amdgpu_waves_per_eu({0})", k->wavesPerEUUnaligned).str()
                         : std::string());
+      printRegisterEdge(registerEdge(t, u.resources(k->workgroupSize)), unalignedName(*k), os);
     }
   }
 }
@@ -438,6 +440,17 @@ void tilec::printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostrea
   for (const std::string &line : o.derivation) os.indent(indent) << line << "\n";
   if (!o.hints.empty()) os.indent(indent) << "to raise it:\n";
   for (const std::string &hint : o.hints) os.indent(indent + 2) << hint << "\n";
+}
+
+void tilec::printRegisterEdge(const RegisterEdge &e, llvm::StringRef kernel, llvm::raw_ostream &os) {
+  if (!e.near) return;
+  std::string what = e.arch ? formatv("{0} ArchVGPRs per lane of the 256 a lane addresses", e.archVgprs).str()
+                            : formatv("{0} VGPRs per lane of the {1} a lane has at {2} wave{3} per SIMD (the fewest "
+                                      "this workgroup runs at)",
+                                      e.total, e.room, e.wavesNeeded, e.wavesNeeded == 1 ? "" : "s")
+                                  .str();
+  os << formatv("    at the register edge{0}: {1}; within the model's {2}%, the compiler may spill\n",
+                kernel.empty() ? "" : (" (" + kernel + ")").str(), what, kRegisterEdgePercent);
 }
 
 void tilec::writeRegisterEdge(const RegisterEdge &e, llvm::json::OStream &json) {

@@ -25,6 +25,7 @@ void printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostream &os);
 /// "occupancy": {...} as an attribute of the current JSON object.
 void writeOccupancy(const Occupancy &o, llvm::json::OStream &json);
 void writeRegisterEdge(const RegisterEdge &e, llvm::json::OStream &json);
+void printRegisterEdge(const RegisterEdge &e, llvm::StringRef kernel, llvm::raw_ostream &os);
 
 } // namespace tilec
 
