@@ -35,6 +35,7 @@
 #include "analysis/AccessPlan.h"
 #include "analysis/KLoopResources.h"
 #include "analysis/ValueRegisters.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -50,6 +51,15 @@ unsigned tilec::tileVGPRs(const ir::Tile &tile) {
 }
 
 namespace {
+
+/// Whether `body` reduces a tile (a Reduce statement, in loops too).
+bool reduces(const ir::Body &body) {
+  return llvm::any_of(body, [](const ir::StmtPtr &s) {
+    if (llvm::isa<ir::Reduce>(s.get())) return true;
+    auto *f = llvm::dyn_cast<ir::For>(s.get());
+    return f && reduces(f->body);
+  });
+}
 
 struct Widest {
   unsigned vgprs = 0;
@@ -360,8 +370,9 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     // one at a time in a few registers: the _unaligned kernel of a copy or an elementwise kernel needed 0 to 7 more
     // VGPRs than the vector kernel on seed 1 of test/Differential (4 or 5 in most), whatever the number and width
     // of the accesses (the model counted up to 192: f16[256, 256] on 512 threads, 16 accesses of vec 8, clang +5).
-    // With an mma (loads of A and B in the K loop) they are issued together and all count.
-    elementPaths = k.accs.empty() ? 4 : allElementPaths(k, k.body);
+    // With an mma (loads of A and B in the K loop) they are issued together and all count. gfx950's compiler
+    // spends more on them where the kernel has no reduction (Target::elementPathVgprs).
+    elementPaths = !k.accs.empty() ? allElementPaths(k, k.body) : reduces(k.body) ? 4 : t.elementPathVgprs;
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;

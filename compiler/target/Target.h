@@ -76,6 +76,12 @@ struct Target {
   /// gemm_bf16 148 against 160, gemm_f16_256x256 228 against 236, gemm_f16_256x128 197 against 202: 8. gfx942:
   /// clang-19 on the 42 loops with 2 stages of seed 1 of test/Differential, median 0: none.
   unsigned stagedScheduledLoopSaving;
+  /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
+  /// as this target's compiler allocates them. gfx942 (clang-19): 0 to 7 more than the vector kernel on seed 1 of
+  /// test/Differential, 4 or 5 in most. gfx950 (Triton's LLVM, which does the same for gfx942 code): copy_f16 14 ->
+  /// 24, axpy_f32 20 -> 28, scale_cast_bf16 24 -> 32; with a reduction 2 or 3 (softmax_f32 35 -> 38), where the
+  /// model keeps 4.
+  unsigned elementPathVgprs;
 
   /// Whether this target has a transposing LDS read of 8 bytes per lane for elements of `bytes` bytes.
   bool hasLdsTransposeRead(unsigned bytes) const {
