@@ -33,6 +33,16 @@ llvm::StringRef tilec::limiterName(Limiter limiter) {
 static unsigned roundUp(unsigned v, unsigned granule) { return (v + granule - 1) / granule * granule; }
 static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
+/// The unified VGPR file a lane uses: ArchVGPRs aligned to 4, then the AGPRs (ArchVGPRs alone without AGPRs).
+static unsigned unifiedVgprs(const KernelResources &r) {
+  return r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
+}
+
+/// Waves of one workgroup.
+static unsigned wavesOfWorkgroup(const Target &t, const KernelResources &r) {
+  return std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+}
+
 static const char *wavesWord(unsigned n) { return n == 1 ? "wave" : "waves"; }
 
 static std::string bytes(unsigned b) {
@@ -47,9 +57,9 @@ unsigned tilec::wavesForVgprs(const Target &t, unsigned total) {
 
 RegisterEdge tilec::registerEdge(const Target &t, const KernelResources &r) {
   RegisterEdge e;
-  e.total = r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
+  e.total = unifiedVgprs(r);
   e.archVgprs = r.archVgprs;
-  e.wavesNeeded = std::max(ceilDiv(std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u), t.simdsPerCU), 1u);
+  e.wavesNeeded = ceilDiv(wavesOfWorkgroup(t, r), t.simdsPerCU);
   e.room = t.vgprsPerLane / e.wavesNeeded / t.vgprGranule * t.vgprGranule;
   auto close = [](unsigned used, unsigned room) { return used * (100 + kRegisterEdgePercent) > room * 100; };
   e.arch = close(r.archVgprs, t.maxArchVgprs) && !close(e.total, e.room);
@@ -66,8 +76,8 @@ struct Limits {
 };
 
 Limits limitsOf(const Target &t, const KernelResources &r) {
-  unsigned total = r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
-  unsigned n = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+  unsigned total = unifiedVgprs(r);
+  unsigned n = wavesOfWorkgroup(t, r);
   unsigned slots = n == 1 ? 32u : std::min(32u / n, t.barrierSlotsPerCU);
   unsigned lds = roundUp(r.ldsBytes, t.ldsGranule);
   unsigned groups = lds ? t.ldsBytesPerCU / lds : 1024u;
@@ -87,11 +97,11 @@ Limits limitsOf(const Target &t, const KernelResources &r) {
 Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
   Occupancy o;
   const unsigned arch4 = roundUp(r.archVgprs, 4);
-  o.totalVgprs = r.agprs ? arch4 + r.agprs : r.archVgprs;
+  o.totalVgprs = unifiedVgprs(r);
   o.allocatedVgprs = roundUp(o.totalVgprs, t.vgprGranule);
   o.sgprsWithReserved = r.sgprs + t.reservedSgprs;
   o.ldsAllocated = roundUp(r.ldsBytes, t.ldsGranule);
-  o.wavesPerWorkgroup = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+  o.wavesPerWorkgroup = wavesOfWorkgroup(t, r);
   const unsigned n = o.wavesPerWorkgroup;
   o.maxWorkgroupsPerCU = n == 1 ? 32u : std::min(32u / n, t.barrierSlotsPerCU);
   o.ldsWorkgroupsPerCU = o.ldsAllocated ? t.ldsBytesPerCU / o.ldsAllocated : 1024u;
