@@ -373,6 +373,7 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     // With an mma (loads of A and B in the K loop) they are issued together and all count. gfx950's compiler
     // spends more on them where the kernel has no reduction (Target::elementPathVgprs).
     elementPaths = !k.accs.empty() ? allElementPaths(k, k.body) : reduces(k.body) ? 4 : t.elementPathVgprs;
+    if (!k.accs.empty() && t.mmaElementPathCap) elementPaths = std::min(elementPaths, t.mmaElementPathCap);
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;
@@ -415,18 +416,26 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
       // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
       // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
       unsigned extra = fragments * perFragment;
-      // With 2 LDS stages the target's compiler may keep such a step in fewer registers (Target.h).
-      unsigned saving = f->plan->doubleLds ? t.stagedScheduledLoopSaving : 0;
+      // Where the target's compiler holds no more than the step's fragments (Target.h: for MFMAs of 32 cycles or
+      // more), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
+      std::string capped;
+      if (t.capsScheduledStep && m.acc->instr->cycles >= 32) {
+        unsigned perStep = (m.acc->blocksY() + m.acc->blocksX()) * perFragment;
+        unsigned left = (s->kSteps - std::min(s->kSteps, 4u)) * perStep;
+        if (left < extra) {
+          capped = formatv(", at most the {0} of the step's {1} that the widest statement leaves out: {2}'s compiler "
+                           "holds no more than the step's fragments",
+                           left, s->kSteps * perStep, t.name);
+          extra = left;
+        }
+      }
       vgpr(formatv("scheduled main-loop step over {0}: every fragment is read before the first MFMA, {1} more than "
                    "the 2 instruction K steps clang reads at a time ({1} x {2}){3}{4}",
-                   f->var, fragments, perFragment,
+                   f->var, fragments, perFragment, capped,
                    elementPaths ? formatv(", beyond the {0} of the element paths, which only the masked loop has",
                                           elementPaths).str()
-                                : std::string(),
-                   saving ? formatv(", less {0}: {1}'s compiler keeps such a step with 2 LDS stages in fewer",
-                                    saving, t.name).str()
-                          : std::string()),
-           extra > elementPaths + saving ? extra - elementPaths - saving : 0);
+                                : std::string()),
+           extra > elementPaths ? extra - elementPaths : 0);
     }
   }
   for (const auto &l : k.ldsBuffers)

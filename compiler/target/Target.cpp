@@ -71,7 +71,7 @@ static const Target kTargets[] = {
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::FNUZ, /*minLLVMMajor=*/19, /*peakClockMHz=*/2100,
      /*hbmGBPerSecond=*/5300, /*ldsBankBytes=*/4, kLdsGfx942, /*globalLoadLatency=*/80,
      /*ldsTransposeRead16=*/false, /*ldsTransposeRead8=*/false, /*occupancyHint=*/false,
-     /*stagedScheduledLoopSaving=*/0, /*elementPathVgprs=*/4},
+     /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0, /*elementPathVgprs=*/4},
     {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,
@@ -79,7 +79,7 @@ static const Target kTargets[] = {
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::OCP, /*minLLVMMajor=*/20, /*peakClockMHz=*/2400,
      /*hbmGBPerSecond=*/8000, /*ldsBankBytes=*/4, kLdsGfx950, /*globalLoadLatency=*/80,
      /*ldsTransposeRead16=*/true, /*ldsTransposeRead8=*/true, /*occupancyHint=*/true,
-     /*stagedScheduledLoopSaving=*/8, /*elementPathVgprs=*/8},
+     /*capsScheduledStep=*/true, /*mmaElementPathCap=*/8, /*elementPathVgprs=*/8},
 };
 
 const LdsPhases *Target::ldsPhasesFor(bool write, unsigned bytes) const {

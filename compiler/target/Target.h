@@ -70,12 +70,22 @@ struct Target {
   /// VGPR+AGPR, 4 waves; gemm_i8 204, 2 waves); asked, it meets the model (91, 5 waves; 162, 3 waves) with no scratch
   /// on any example (docs/gfx950.md). gfx942: clang-19 already agrees with the model on the examples; not asked.
   bool occupancyHint;
-  /// ArchVGPRs this target's compiler needs less than the model's clang-19 items for a main loop ordered for the MFMA
-  /// pipe (every fragment read first, more than 2 instruction K steps) with 2 LDS stages. gfx950 (Triton's LLVM):
-  /// gemm_f16 148 VGPR+AGPR where the same loop with one stage, compiled for gfx942 by that LLVM, takes 156;
-  /// gemm_bf16 148 against 160, gemm_f16_256x256 228 against 236, gemm_f16_256x128 197 against 202: 8. gfx942:
-  /// clang-19 on the 42 loops with 2 stages of seed 1 of test/Differential, median 0: none.
-  unsigned stagedScheduledLoopSaving;
+  /// Whether this target's compiler holds no more of an ordered main-loop step's fragments than the step has: the
+  /// model's "scheduled main-loop step" item (clang-19's extra registers for a step whose every fragment is read
+  /// before the first MFMA) then counts at most the fragments the widest statement left out. Only for MFMAs of 32
+  /// cycles or more (the 32 x 32 forms): with the 16-cycle 16 x 16 forms the compiler reads further ahead. gfx950
+  /// (Triton's LLVM): gemm_bf16_gfx950 (4 K steps of 4-dword fragments) 116 ArchVGPRs where the clang-19 items give
+  /// 149, the same loop with K 64 in 32x32x16 f16 120 against 159, gemm_f16 84 against 97, gemm_f16_256x128 133
+  /// against 141 (capped: 117, 127, 81, 125); but 16x16x32 f16 with 4 K steps needs about 150 where the cap would
+  /// give 128 (asked for 3 waves on that figure, the compiler spilled 20 B) (docs/gfx950.md). gfx942 (clang-19): the
+  /// item as measured on seed 1 of test/Differential (taking it away, or half of it, fails 78 or 48 configurations
+  /// instead of 27): not capped.
+  bool capsScheduledStep;
+  /// The most ArchVGPRs the element paths at row ends of an _unaligned GEMM kernel cost beyond the vector kernel, as
+  /// this target's compiler allocates them (0: no cap, every element counts as clang-19 allocates them). gfx950
+  /// (Triton's LLVM), _unaligned minus vector over the GEMM examples and 7 variants: -12 to +16, 0 to +4 in most
+  /// (gemm_bf16 0, gemm_f16 +16, gemm_mxfp8_gfx950 -4, gemm_fp8 +12), where the model counted 15 to 32: 8.
+  unsigned mmaElementPathCap;
   /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
   /// as this target's compiler allocates them. gfx942 (clang-19): 0 to 7 more than the vector kernel on seed 1 of
   /// test/Differential, 4 or 5 in most. gfx950 (Triton's LLVM, which does the same for gfx942 code): copy_f16 14 ->
