@@ -42,14 +42,15 @@ const MFMAInstr kTable[] = {
 };
 // clang-format on
 
-// docs/mx.md: codes from LLVM's tests and AMD's CDNA4 blog, dwords from LLVM's verifier, K chunks from the layouts.
+// docs/mx.md: codes from LLVM's tests and AMD's CDNA4 blog, dwords from LLVM's verifier, K chunks from the layouts
+// (fp6/bf6: the CDNA4 ISA guide's layout tables, 32 consecutive K values per lane as for fp4).
 // clang-format off
 const MXFormatInfo kMXFormats[] = {
   // format         name   code bits dwords kChunk
   {MXFormat::FP8, "fp8", 0,   8,   8,     16},
   {MXFormat::BF8, "bf8", 1,   8,   8,     16},
-  {MXFormat::FP6, "fp6", 2,   6,   6,      0},
-  {MXFormat::BF6, "bf6", 3,   6,   6,      0},
+  {MXFormat::FP6, "fp6", 2,   6,   6,     32},
+  {MXFormat::BF6, "bf6", 3,   6,   6,     32},
   {MXFormat::FP4, "fp4", 4,   4,   4,     32},
 };
 

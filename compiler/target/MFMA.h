@@ -98,8 +98,8 @@ struct MXFormatInfo {
   unsigned code;        ///< the cbsz (A) / blgp (B) value that selects it
   unsigned bits;        ///< width of one element
   unsigned dwords;      ///< operand VGPRs per lane (32 elements)
-  /// Consecutive K values a lane holds together: 16 for the 8-bit formats (two chunks per lane), 32 for fp4 (one);
-  /// 0 for fp6/bf6, whose operand layout is not established.
+  /// Consecutive K values a lane holds together: 16 for the 8-bit formats (two chunks per lane), 32 for fp6, bf6
+  /// and fp4 (one run, densely packed from bit 0: value e at bits bits * e .. bits * e + bits - 1).
   unsigned kChunk;
 };
 
@@ -130,8 +130,8 @@ llvm::ArrayRef<ScaledMFMAInstr> allScaledMFMA();
 const ScaledMFMAInstr *lookupScaledMFMA(llvm::StringRef name);
 /// Issue cycles for these operand formats: the table's figure, twice that when A or B is fp8/bf8.
 unsigned scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b);
-/// A[i][k] (or B[k][j] with j for i) in `format`: fp4: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
-/// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for fp6/bf6 (not established).
+/// A[i][k] (or B[k][j] with j for i) in `format`: fp4, fp6, bf6: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
+/// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for a format without a K chunk.
 std::optional<LaneSlot> laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i, unsigned k);
 /// The variant of `ins` for operands of dtypes `a` and `b` (fp8, bf8, both fp4x2), in their dtypes' elements, or
 /// nullptr: fp4x2 with an 8-bit operand is not supported (their K columns would differ), nor any other dtype.

@@ -422,9 +422,16 @@ TEST(MFMATest, ScaledLayoutsPartitionTheOperands) {
   EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 50)->elem, 2u);
   EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 66)->lane, 2u);
   EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP8, 2, 66)->elem, 18u);
-  // fp6 / bf6: not established.
-  EXPECT_FALSE(laneOfScaledOperand(s16, MXFormat::FP6, 0, 0));
-  EXPECT_FALSE(laneOfScaledOperand(s32, MXFormat::BF6, 0, 0));
+  // fp6 / bf6, from the CDNA4 ISA guide's tables (section 7.1.5.1): 16x16x128, lanes 16-31 hold K 32-47 in v0-v2
+  // and K 48-63 in v3-v5; 32x32x64, lanes 32-63 hold K 32-63 (element = K offset in the lane's run of 32).
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP6, 5, 40)->lane, 21u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP6, 5, 40)->elem, 8u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::FP6, 5, 50)->elem, 18u);
+  EXPECT_EQ(laneOfScaledOperand(s16, MXFormat::BF6, 15, 127)->lane, 63u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::BF6, 0, 31)->lane, 0u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::BF6, 0, 32)->lane, 32u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP6, 17, 47)->lane, 49u);
+  EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP6, 17, 47)->elem, 15u);
   // Scales: row i, block b in lane i + M * b.
   EXPECT_EQ(laneOfScale(s16, 7, 3), 55u);
   EXPECT_EQ(laneOfScale(s32, 31, 1), 63u);
@@ -447,8 +454,7 @@ TEST(MFMATest, EmulatorAgreesWithScaledTable) {
       EXPECT_EQ(fi.name, ef.name);
       EXPECT_EQ(fi.bits, ef.bits);
       EXPECT_EQ(fi.dwords, ef.dwords);
-      EXPECT_EQ(fi.kChunk != 0, ef.layoutEstablished);
-      if (!fi.kChunk) continue;
+      ASSERT_NE(fi.kChunk, 0u) << fi.name.str();
       for (unsigned i = 0; i < e->m; ++i)
         for (unsigned k = 0; k < e->k; ++k) {
           emu::MfmaSlot es = emu::mx_slot(*e, ef.format, i, k);

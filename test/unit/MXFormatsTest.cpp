@@ -161,9 +161,20 @@ struct Problem {
 };
 
 /// docs/mx.md's layouts, typed in again: fp4 lane i + M * (k / 32), nibble k % 32; fp8 lane i + M * ((k / 16) % G),
-/// byte 16 * ((k / 16) / G) + k % 16.
+/// byte 16 * ((k / 16) / G) + k % 16; fp6/bf6 as the CDNA4 ISA guide's tables draw them: lane i + M * (k / 32), K
+/// offsets 0-15 of the lane's 32 in v0-v2 and 16-31 in v3-v5, each triple a 96-bit register with item n at bits
+/// 6n .. 6n + 5 (item 5 at bits 30-35 crosses into the next dword).
 void place(unsigned m, MxFormat f, unsigned i, unsigned k, unsigned code, std::uint32_t (*lanes)[8]) {
   unsigned lane, bit;
+  if (f == MxFormat::FP6 || f == MxFormat::BF6) {
+    lane = i + m * (k / 32);
+    const unsigned offset = k % 32, triple = offset / 16, item = offset % 16;
+    const unsigned lo = 6 * item; // within the triple's 96 bits
+    std::uint32_t *regs = lanes[lane] + 3 * triple;
+    regs[lo / 32] |= code << (lo % 32);
+    if (lo % 32 > 26) regs[lo / 32 + 1] |= code >> (32 - lo % 32);
+    return;
+  }
   if (f == MxFormat::FP4) {
     lane = i + m * (k / 32);
     bit = 4 * (k % 32);
@@ -281,7 +292,7 @@ Problem randomProblem(const MxInstr &ins, MxFormat fa, MxFormat fb, std::mt19937
 
 template <typename Acc> void checkInstr(const MxInstr &ins) {
   std::mt19937 rng(14);
-  const MxFormat formats[] = {MxFormat::FP8, MxFormat::BF8, MxFormat::FP4};
+  const MxFormat formats[] = {MxFormat::FP8, MxFormat::BF8, MxFormat::FP6, MxFormat::BF6, MxFormat::FP4};
   for (MxFormat fa : formats)
     for (MxFormat fb : formats) {
       SCOPED_TRACE(std::string(ins.name) + " " + mx_info(fa).name + " x " + mx_info(fb).name);

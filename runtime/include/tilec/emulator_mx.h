@@ -10,14 +10,14 @@
 //   - cbsz (A) and blgp (B) are the format codes 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4; opsel_a / opsel_b (0..3) pick the
 //     byte of the lane's 32-bit scale register.
 //   - fp4 A[i][k]: lane i + M * (k / 32), nibble k % 32 (low nibble first) of the low 16 bytes of the operand.
+//     fp6/bf6 A[i][k]: the same lane, 6-bit field k % 32 of the low 24 bytes taken as one little-endian bit string
+//     (bits 6e .. 6e + 5; the CDNA4 ISA guide, section 7.1.4 and the tables of 7.1.5.1).
 //     fp8/bf8 A[i][k]: K in chunks of 16, chunk c = k / 16 in lane group c % G (G = 64 / M) and lane half c / G:
 //     lane i + M * ((k / 16) % G), byte 16 * ((k / 16) / G) + k % 16. B[k][j] likewise with j.
 //   - the scale of A's row i, K block b = k / 32, is in lane i + M * b (B's column j likewise).
 //   - D = C + sum_b 2^(sa - 127) * 2^(sb - 127) * sum_{k in b} A[i][k] * B[k][j], D laid out as the 16x16 / 32x32
 //     MFMAs' D.
-// The fp6/bf6 operand layout is not established (docs/mx.md): the emulator decodes those formats but fails a scaled
-// MFMA that names them instead of guessing. The sum is exact products added in double and rounded to f32 once, as
-// for the other float MFMAs (emulator_mfma.h).
+// The sum is exact products added in double and rounded to f32 once, as for the other float MFMAs (emulator_mfma.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_EMULATOR_MX_H
@@ -42,16 +42,15 @@ struct MxFormatInfo {
   unsigned manBits;      ///< mantissa (trailing significand) bits
   int bias;              ///< exponent bias
   unsigned dwords;       ///< operand dwords per lane of a scaled MFMA (32 elements)
-  bool layoutEstablished; ///< whether docs/mx.md establishes the operand's lane layout
 };
 
 // clang-format off
 inline constexpr MxFormatInfo kMxFormats[] = {
-  {MxFormat::FP8, "fp8", 8, 3,  7, 8, true},
-  {MxFormat::BF8, "bf8", 8, 2, 15, 8, true},
-  {MxFormat::FP6, "fp6", 6, 3,  1, 6, false},
-  {MxFormat::BF6, "bf6", 6, 2,  3, 6, false},
-  {MxFormat::FP4, "fp4", 4, 1,  1, 4, true},
+  {MxFormat::FP8, "fp8", 8, 3,  7, 8},
+  {MxFormat::BF8, "bf8", 8, 2, 15, 8},
+  {MxFormat::FP6, "fp6", 6, 3,  1, 6},
+  {MxFormat::BF6, "bf6", 6, 2,  3, 6},
+  {MxFormat::FP4, "fp4", 4, 1,  1, 4},
 };
 // clang-format on
 
@@ -80,11 +79,14 @@ inline double decode_mx(unsigned code, MxFormat f) {
   return negative ? -magnitude : magnitude;
 }
 
-/// The code of element `elem` (0..31) of one lane's 8-dword operand in format `f` (fp8/bf8: byte `elem`; fp4: nibble
-/// `elem`, low nibble first). fp6/bf6 are not extracted: their layout is not established.
+/// The code of element `elem` (0..31) of one lane's 8-dword operand in format `f`: the operand's dwords are one
+/// little-endian bit string, element e at bits bits * e .. bits * e + bits - 1 (fp8/bf8: byte e; fp4: nibble e, low
+/// nibble first; fp6/bf6: 6 bits, so that elements 5, 10, 21 and 26 straddle two dwords).
 inline unsigned mx_operand_code(const std::uint32_t (&words)[8], MxFormat f, unsigned elem) {
   const unsigned bits = mx_info(f).bits, bit = elem * bits;
-  return (words[bit / 32] >> (bit % 32)) & ((1u << bits) - 1u);
+  std::uint64_t window = words[bit / 32];
+  if (bit / 32 + 1 < 8) window |= std::uint64_t(words[bit / 32 + 1]) << 32;
+  return static_cast<unsigned>(window >> (bit % 32)) & ((1u << bits) - 1u);
 }
 
 /// One scaled MFMA instruction (numbers of compiler/target/MFMA.cpp's scaled table; test/unit/MFMATest.cpp compares).
@@ -103,9 +105,10 @@ inline constexpr MxInstr f32_32x32x64 {"v_mfma_scale_f32_32x32x64_f8f6f4",
 
 inline constexpr const MxInstr *kAllMx[] = {&mx_instr::f32_16x16x128, &mx_instr::f32_32x32x64};
 
-/// Which lane and element hold A[i][k] (or B[k][j], with j for i) in format `f` (fp8, bf8 or fp4).
+/// Which lane and element hold A[i][k] (or B[k][j], with j for i) in format `f`: the formats narrower than a byte
+/// (fp6, bf6, fp4) in runs of 32 consecutive K values, fp8/bf8 in chunks of 16 spread over the lane groups.
 inline MfmaSlot mx_slot(const MxInstr &ins, MxFormat f, unsigned i, unsigned k) {
-  if (f == MxFormat::FP4) return {i + ins.m * (k / 32), k % 32};
+  if (mx_info(f).bits < 8) return {i + ins.m * (k / 32), k % 32};
   const unsigned groups = 64 / ins.m, chunk = k / 16;
   return {i + ins.m * (chunk % groups), 16 * (chunk / groups) + k % 16};
 }
@@ -173,10 +176,6 @@ MfmaResult<Acc> mx_mfma(const MxInstr &ins, const Operand &a, const Operand &b, 
   for (int code : {cbsz, blgp})
     if (code < 0 || code > 4)
       fail(at + ": format code " + std::to_string(code) + " (cbsz and blgp are 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)");
-  for (int code : {cbsz, blgp})
-    if (!mx_info(static_cast<MxFormat>(code)).layoutEstablished)
-      fail(at + ": " + mx_info(static_cast<MxFormat>(code)).name +
-           " operands: their lane layout is not established (docs/mx.md), so the emulator does not run them");
   for (int sel : {opselA, opselB})
     if (sel < 0 || sel > 3) fail(at + ": opsel " + std::to_string(sel) + " (a scale byte is selected by 0..3)");
   MxOperands<Acc> operands{};

@@ -13,4 +13,8 @@ template __global__ void mx_gemm<16, BF8, FP4, 1>(const unsigned char *, const u
                                                   const unsigned char *, float *, int, int, int);
 template __global__ void mx_gemm<32, FP4, FP8, 2>(const unsigned char *, const unsigned char *, const unsigned char *,
                                                   const unsigned char *, float *, int, int, int);
+template __global__ void mx_gemm<16, FP6, BF6, 0>(const unsigned char *, const unsigned char *, const unsigned char *,
+                                                  const unsigned char *, float *, int, int, int);
+template __global__ void mx_gemm<32, BF6, FP6, 3>(const unsigned char *, const unsigned char *, const unsigned char *,
+                                                  const unsigned char *, float *, int, int, int);
 } // namespace mx

@@ -3,7 +3,8 @@
 // shim, to LLVM IR for the gfx950 ISA check (mx_isa.hip). The lane layouts are those of docs/mx.md, written out again.
 //
 // D (m x n, f32) = sum over K of (A[i][k] 2^(SA[i][k/32] - 127)) (B[k][j] 2^(SB[j][k/32] - 127)), where
-//   A is m x k elements, packed row by row (fp8/bf8: a byte each; fp4: two per byte, the even k in the low nibble),
+//   A is m x k elements, packed row by row (fp8/bf8: a byte each; fp4: two per byte, the even k in the low nibble;
+//   fp6/bf6: four per 3 bytes, the row one little-endian bit string with value kk at bits 6 kk .. 6 kk + 5),
 //   B is given n x k (row j of it is column j of B), packed the same way,
 //   SA is m x k/32 E8M0 bytes, SB n x k/32; k must be a multiple of 32 (one scale per 32 K values).
 // One wave computes one M x M block of D; the K loop steps by the instruction's K. Rows, columns and K values past
@@ -23,19 +24,30 @@ template <int Format>
 TILEC_DEVICE unsigned code_at(const unsigned char *p, int rows, int k, int row, int kk) {
   if (row >= rows || kk >= k) return 0;
   const long rowBytes = long(k) * bitsOf(Format) / 8;
+  if constexpr (bitsOf(Format) == 6) {
+    // Bits 6 kk .. 6 kk + 5 of the row: in one byte, or across two.
+    const long bit = 6L * kk;
+    const unsigned char *at = p + row * rowBytes + bit / 8;
+    unsigned window = tilec::global_load<unsigned char>(at);
+    if (bit % 8 > 2) window |= unsigned(tilec::global_load<unsigned char>(at + 1)) << 8;
+    return (window >> (bit % 8)) & 0x3F;
+  }
   const unsigned char byte = tilec::global_load<unsigned char>(p + row * rowBytes + long(kk) * bitsOf(Format) / 8);
   return Format == FP4 ? (byte >> (4 * (kk % 2))) & 0xF : byte;
 }
 
-/// One lane's A (or B) operand for the K step at `k0`: fp4 lane holds K k0 + 32 g .. + 31 (nibble e = K offset e);
-/// fp8/bf8 lane holds K k0 + 16 g .. + 15 (bytes 0..15) and k0 + 16 (g + G) .. + 15 (bytes 16..31), G = 64 / M.
+/// One lane's A (or B) operand for the K step at `k0`: an fp4, fp6 or bf6 lane holds K k0 + 32 g .. + 31 (value e =
+/// K offset e, at bits e x width of the operand); fp8/bf8 lane holds K k0 + 16 g .. + 15 (bytes 0..15) and
+/// k0 + 16 (g + G) .. + 15 (bytes 16..31), G = 64 / M.
 template <int M, int Format>
 TILEC_DEVICE tilec::i32x8 operand(const unsigned char *p, int rows, int k, int row, int g, int k0) {
   unsigned words[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int e = 0; e < 32; ++e) {
-    const int kk = Format == FP4 ? k0 + 32 * g + e : k0 + 16 * (g + (64 / M) * (e / 16)) + e % 16;
+    const int kk = bitsOf(Format) < 8 ? k0 + 32 * g + e : k0 + 16 * (g + (64 / M) * (e / 16)) + e % 16;
     const int bit = e * bitsOf(Format);
-    words[bit / 32] |= code_at<Format>(p, rows, k, row, kk) << (bit % 32);
+    const unsigned code = code_at<Format>(p, rows, k, row, kk);
+    words[bit / 32] |= code << (bit % 32);
+    if (bit % 32 + bitsOf(Format) > 32) words[bit / 32 + 1] |= code >> (32 - bit % 32); // a 6-bit value across two
   }
   tilec::i32x8 v;
   for (int w = 0; w < 8; ++w) v[w] = int(words[w]);

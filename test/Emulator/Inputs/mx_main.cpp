@@ -1,9 +1,9 @@
 // The block-scaled GEMM of mx_kernels.h on the CPU emulator (gfx950), against a reference written here from the OCP MX
 // specification (docs/mx.md). Shapes with tails in M, N and K (K a multiple of 32 that is not one of the instruction's
-// K), both instructions, fp8 / bf8 / fp4 operands and mixed pairs, every scale byte selection (opsel).
+// K), both instructions, fp8 / bf8 / fp6 / bf6 / fp4 operands and mixed pairs, every scale byte selection (opsel).
 //   (no argument)   every configuration: D must equal the reference exactly (per instruction, the emulator rounds
 //                   the exact sum once to f32; the reference does the same, K step by K step)
-//   fp6, cbsz       faults the emulator must report
+//   cbsz            a fault the emulator must report (format code 5)
 #include "check.h"
 #include "mx_kernels.h"
 #include <cmath>
@@ -32,15 +32,26 @@ struct Config {
   const char *name;
 };
 
-/// Random finite codes, packed n x k (fp4: two per byte, even k low).
+/// Random finite codes, packed n x k (fp4: two per byte, even k low; fp6/bf6: four per 3 bytes as AMD's packers write
+/// them: value 4q in bits 0-5 of byte 3q, 4q + 1 in its bits 6-7 and bits 0-3 of byte 3q + 1, 4q + 2 in bits 4-7 of
+/// that byte and bits 0-1 of byte 3q + 2, 4q + 3 in its bits 2-7).
 std::vector<unsigned char> pack(int format, const std::vector<unsigned> &codes, int rows, int k) {
   const int rowBytes = k * mx::bitsOf(format) / 8;
   std::vector<unsigned char> out(size_t(rows) * rowBytes, 0);
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) {
       const unsigned c = codes[size_t(r) * k + kk];
-      if (format == mx::FP4) out[size_t(r) * rowBytes + kk / 2] |= c << (4 * (kk % 2));
-      else out[size_t(r) * rowBytes + kk] = static_cast<unsigned char>(c);
+      unsigned char *row = &out[size_t(r) * rowBytes];
+      if (format == mx::FP4) row[kk / 2] |= c << (4 * (kk % 2));
+      else if (mx::bitsOf(format) == 6) {
+        unsigned char *q = row + 3 * (kk / 4);
+        switch (kk % 4) {
+        case 0: q[0] |= c; break;
+        case 1: q[0] |= (c & 0x3) << 6, q[1] |= c >> 2; break;
+        case 2: q[1] |= (c & 0xF) << 4, q[2] |= c >> 4; break;
+        case 3: q[2] |= c << 2; break;
+        }
+      } else row[kk] = static_cast<unsigned char>(c);
     }
   return out;
 }
@@ -103,16 +114,17 @@ const Config kConfigs[] = {
   {32, FP8, BF8, 3, mx_gemm<32, FP8, BF8, 3>, "32x32x64 fp8 x bf8 opsel 3"},
   {16, BF8, FP4, 1, mx_gemm<16, BF8, FP4, 1>, "16x16x128 bf8 x fp4 opsel 1"},
   {32, FP4, FP8, 2, mx_gemm<32, FP4, FP8, 2>, "32x32x64 fp4 x fp8 opsel 2"},
+  {16, FP6, BF6, 0, mx_gemm<16, FP6, BF6, 0>, "16x16x128 fp6 x bf6 opsel 0"},
+  {32, BF6, FP6, 3, mx_gemm<32, BF6, FP6, 3>, "32x32x64 bf6 x fp6 opsel 3"},
+  {16, FP8, FP6, 1, mx_gemm<16, FP8, FP6, 1>, "16x16x128 fp8 x fp6 opsel 1"},
+  {32, BF6, FP4, 2, mx_gemm<32, BF6, FP4, 2>, "32x32x64 bf6 x fp4 opsel 2"},
 };
 // clang-format on
 
 int fault(const char *mode) {
   DeviceBuffer<unsigned char> bytes(64 * 256);
   DeviceBuffer<float> d(64 * 64);
-  if (!std::strcmp(mode, "fp6"))
-    hipLaunchKernelGGL((mx_gemm<16, FP6, FP4, 0>), dim3(1), dim3(64), 0, nullptr, bytes.ptr, bytes.ptr, bytes.ptr,
-                       bytes.ptr, d.ptr, 16, 16, 128);
-  else if (!std::strcmp(mode, "cbsz"))
+  if (!std::strcmp(mode, "cbsz"))
     hipLaunchKernelGGL((mx_gemm<32, 5, FP4, 0>), dim3(1), dim3(64), 0, nullptr, bytes.ptr, bytes.ptr, bytes.ptr,
                        bytes.ptr, d.ptr, 32, 32, 64);
   else {
