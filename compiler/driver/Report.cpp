@@ -270,6 +270,22 @@ void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json
 } // namespace
 
 /// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
+/// Why the compiler is asked for `asked` waves per SIMD (passes/OccupancyHint.cpp): the model's occupancy, or fewer
+/// where the estimate with its margin does not fit the registers of that occupancy.
+static std::string whyAsked(const Target &t, const KernelResources &r, unsigned asked) {
+  Occupancy o = computeOccupancy(t, r);
+  if (asked >= o.wavesPerSimd)
+    return formatv("the model's occupancy; {0}'s compiler may otherwise settle for a wave fewer", t.name).str();
+  unsigned total = registerEdge(t, r).total, perLane = t.vgprsPerLane / o.wavesPerSimd / t.vgprGranule * t.vgprGranule;
+  return formatv("{0} under the model's {1}: the estimate, {2} VGPRs per lane, with its {3}% margin is {4}, more "
+                 "than the {5} a lane has at {1} waves; asked for {1}, the compiler would meet them by spilling to "
+                 "scratch wherever the estimate is short",
+                 o.wavesPerSimd - asked == 1 ? std::string("one wave") : formatv("{0} waves", o.wavesPerSimd - asked).str(),
+                 o.wavesPerSimd, total, kRegisterEdgePercent, (total * (100 + kRegisterEdgePercent) + 99) / 100,
+                 perLane)
+      .str();
+}
+
 static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
   std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
   if (costs.empty()) return;
@@ -348,8 +364,8 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     os << "  occupancy on " << t.name << ":\n";
     printOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), 4, os);
     if (k->wavesPerEU)
-      os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) (the model's occupancy; {1}'s compiler may "
-                    "otherwise settle for a wave fewer)\n", k->wavesPerEU, t.name);
+      os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) ({1})\n", k->wavesPerEU,
+                    whyAsked(t, e.resources(k->workgroupSize), k->wavesPerEU));
     printRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), "", os);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
@@ -364,7 +380,11 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       os << formatv("    ArchVGPRs per lane: {0} ({1}); {2} wave{3} per SIMD, {4}{5}\n", u.archVgprs, extra,
                     uo.wavesPerSimd, uo.wavesPerSimd == 1 ? "" : "s", limit,
                     k->wavesPerEUUnaligned
-                        ? formatv("; asked of the compiler: amdgpu_waves_per_eu({0})", k->wavesPerEUUnaligned).str()
+                        ? formatv("; asked of the compiler: amdgpu_waves_per_eu({0}){1}", k->wavesPerEUUnaligned,
+                                  k->wavesPerEUUnaligned < uo.wavesPerSimd
+                                      ? " (" + whyAsked(t, u.resources(k->workgroupSize), k->wavesPerEUUnaligned) + ")"
+                                      : std::string())
+                              .str()
                         : std::string());
       printRegisterEdge(registerEdge(t, u.resources(k->workgroupSize)), unalignedName(*k), os);
     }

@@ -5,15 +5,23 @@
 // in the kernel (Kernel::wavesPerEU, and the _unaligned copy's), and the HIP emitter prints them as
 // amdgpu_waves_per_eu (TILEC_WAVES_PER_EU): the register allocator then aims for that occupancy instead of settling
 // for one wave fewer. It is the waves_per_eu knob of Triton's AMD backend and the second __launch_bounds__ argument
-// of CK's kernels, set from the model rather than by hand. The report says what was asked.
+// of CK's kernels, set from the model rather than by hand. Where the estimate fills the registers of that occupancy
+// to within its 10% margin, it asks for fewer waves: the compiler meets what it is asked even by spilling. The report
+// says what was asked and why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_OCCUPANCYHINT_H
 #define TILEC_OCCUPANCYHINT_H
 
+#include "analysis/Occupancy.h"
 #include "ir/IR.h"
 
 namespace tilec {
+
+/// The waves per SIMD to ask of the compiler for a kernel estimated at `r`: the model's occupancy, or fewer where the
+/// estimate with its kRegisterEdgePercent margin does not fit the registers a lane has at that occupancy (asked for
+/// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
+unsigned wavesToAsk(const Target &target, const KernelResources &r);
 
 /// Sets Kernel::wavesPerEU (and wavesPerEUUnaligned) of every kernel of `module` whose target asks.
 void askForModelOccupancy(ir::Module &module);
