@@ -7,7 +7,7 @@
   (c) gfx942: the resource model is not under clang by more than 10% nor off by a factor of 2
       (test/ISA/Inputs/compare_resources.py) and tilec's reported occupancy equals the one computed here from clang's
       metadata with shared/facts/occupancy.md's formula; with --gfx950-asm, gfx950 configurations likewise against
-      the gfx950 compiler (gfx950_checks);
+      the gfx950 compiler (gfx950_oracle.py);
   (d) the emitted file runs on the CPU emulator, for sizes with tails and misaligned pointers, and its results equal
       a reference computed here (numerics.py: the formats from their definitions, arithmetic in double).
 
@@ -25,7 +25,6 @@ import math
 import os
 import random
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -36,6 +35,7 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402
 import numerics as nx  # noqa: E402
 from diagnostics import check_format, classify  # noqa: E402
+import gfx950_oracle  # noqa: E402
 
 CTYPE = {"f32": "float", "f16": "_Float16", "bf16": "__bf16", "i8": "signed char", "i32": "int",
          "fp8": "unsigned char", "bf8": "unsigned char"}
@@ -390,50 +390,6 @@ def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, t
                                                f"{mr['sgprs']}+6)"]))
 
 
-def gfx950_checks(cfg, args, workdir, hip_path, report, failures, info):
-    """--gfx950-asm: the gfx950 configuration's HIP through scripts/gfx950/gfx950.py (clang-19 to IR here, the IR to
-    gfx950 assembly by a newer LLVM, usually through a --cache filled on another machine; docs/gfx950.md), then the
-    oracles of (c) against that compiler: no scratch, the model not under it by more than 10%, the same occupancy
-    (classes gfx950-scratch, gfx950-model-under, gfx950-occupancy). An assembly not in the cache yet is counted as
-    missing, not failed: its IR is then in the cache, to be compiled where that LLVM is."""
-    g = os.path.join(args.src, "scripts", "gfx950", "gfx950.py")
-    ll, asm = os.path.join(workdir, "k950.ll"), os.path.join(workdir, "k950.s")
-    rc, _, err = run([sys.executable, g, "ir", hip_path, "-o", ll, "--clang", args.clang,
-                      "--include", os.path.join(args.src, "runtime", "include")], 300)
-    if rc != 0:
-        failures.append(("gfx950-ir", (err or "timeout").strip().splitlines()[:3]))
-        return
-    rc, _, err = run([sys.executable, g, "asm", *shlex.split(args.gfx950_asm), ll, "-o", asm], 300)
-    if rc != 0:
-        info["gfx950"] = "missing"
-        return
-    meta = args.compare_resources.metadata(open(asm).read())
-    info["gfx950"] = {}
-    for k in report["kernels"]:
-        for kk in [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else []):
-            m = meta.get(kk["name"])
-            if m is None:
-                failures.append(("gfx950-missing-kernel", [kk["name"]]))
-                continue
-            mr = kk["resources"]
-            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
-            occ = occupancy("gfx950", m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
-                            k["workgroup_size"])
-            model = kk["occupancy"]["waves_per_simd"]
-            scratch = m["private_segment_fixed_size"]
-            info["gfx950"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0), occ=occ,
-                                              model_total=mtotal, model_occ=model, scratch=scratch,
-                                              edge=kk.get("register_edge", {}).get("near", False))
-            if scratch and not info["gfx950"][kk["name"]]["edge"]:
-                failures.append(("gfx950-scratch", [f"{kk['name']}: {scratch} B of scratch (model {mtotal})"]))
-            if m["vgpr_count"] * 100 > mtotal * 110:
-                failures.append(("gfx950-model-under", [f"{kk['name']}: gfx950 compiler {m['vgpr_count']} VGPR+AGPR, "
-                                                        f"model {mtotal}"]))
-            if occ != model:
-                failures.append(("gfx950-occupancy", [f"{kk['name']}: tilec {model}, the gfx950 compiler's "
-                                                      f"{occ} ({m['vgpr_count']} VGPR+AGPR, model {mtotal})"]))
-
-
 # ---------------------------------------------------------------------------------------------------------------
 
 def check_one(cfg, args):
@@ -504,7 +460,7 @@ def check_one(cfg, args):
         if report is not None and cfg["target"] == "gfx942" and not args.no_clang:
             clang_checks(cfg, args, workdir, hip, report, failures, info, warned, err)
         if report is not None and cfg["target"] == "gfx950" and args.gfx950_asm:
-            gfx950_checks(cfg, args, workdir, hip, report, failures, info)
+            gfx950_oracle.check(args, workdir, hip, report, failures, info, run, occupancy)
         if args.emulate_this(cfg):
             emulate(cfg, args, workdir, hip, failures, info)
             result["emulated"] = True
@@ -615,18 +571,9 @@ def summary(results):
                f"by more than 8 VGPRs: {len(big)} "
                f"({', '.join(f'{kd} {n}' for kd, n in sorted(Counter(kd for kd, _ in big).items()))}), "
                f"{sum(1 for _, k in big if k['occ'] != k['model_occ'])} of them a wave off")
-    g950 = [r for r in acc if r["target"] == "gfx950" and "gfx950" in r.get("info", {})]
-    if g950:
-        kern = [k for r in g950 if isinstance(r["info"]["gfx950"], dict) for k in r["info"]["gfx950"].values()]
-        within = sum(1 for k in kern if k["vgpr"] * 100 <= k["model_total"] * 110 and
-                     k["model_total"] * 100 <= k["vgpr"] * 110)
-        out.append(f"gfx950 compiler (--gfx950-asm): {sum(1 for r in g950 if r['info']['gfx950'] == 'missing')} "
-                   f"configurations not compiled yet (IR left in the cache); {len(kern)} kernels compiled: "
-                   f"occupancy equal {sum(1 for k in kern if k['occ'] == k['model_occ'])}, VGPR+AGPR within 10% "
-                   f"either way {within}, model more than 10% over {sum(1 for k in kern if k['model_total'] * 100 > k['vgpr'] * 110)}, "
-                   f"more than 10% under {sum(1 for k in kern if k['vgpr'] * 100 > k['model_total'] * 110)}, "
-                   f"with scratch {sum(1 for k in kern if k['scratch'])} "
-                   f"({sum(1 for k in kern if k['scratch'] and k['edge'])} of them at the register edge)")
+    line = gfx950_oracle.summary_line(acc)
+    if line:
+        out.append(line)
     known = Counter(k for r in results for k in {f[0] for f in r.get("known", [])})
     out.append(f"known (not failed): {sum(1 for r in results if r.get('known'))}")
     for k, n in sorted(known.items(), key=lambda x: -x[1]):

@@ -1,0 +1,70 @@
+"""Oracle (c) of the differential tester against the gfx950 compiler (check.py --gfx950-asm): the gfx950
+configurations' HIP through scripts/gfx950/gfx950.py, then scratch, registers and occupancy against the model
+(docs/differential-testing.md, "gfx950 against the gfx950 compiler")."""
+import os
+import shlex
+import sys
+
+
+def check(args, workdir, hip_path, report, failures, info, run, occupancy):
+    """check.py --gfx950-asm (`run` and `occupancy` are check.py's): the gfx950 configuration's HIP through
+    scripts/gfx950/gfx950.py (clang-19 to IR here, the IR to gfx950 assembly by a newer LLVM, usually through a
+    --cache filled on another machine; docs/gfx950.md), then the oracles of (c) against that compiler: no scratch
+    outside the register edge, the model not under it by more than 10%, the same occupancy (classes gfx950-scratch,
+    gfx950-model-under, gfx950-occupancy). An assembly not in the cache yet is counted as missing, not failed: its
+    IR is then in the cache, to be compiled where that LLVM is."""
+    g = os.path.join(args.src, "scripts", "gfx950", "gfx950.py")
+    ll, asm = os.path.join(workdir, "k950.ll"), os.path.join(workdir, "k950.s")
+    rc, _, err = run([sys.executable, g, "ir", hip_path, "-o", ll, "--clang", args.clang,
+                      "--include", os.path.join(args.src, "runtime", "include")], 300)
+    if rc != 0:
+        failures.append(("gfx950-ir", (err or "timeout").strip().splitlines()[:3]))
+        return
+    rc, _, err = run([sys.executable, g, "asm", *shlex.split(args.gfx950_asm), ll, "-o", asm], 300)
+    if rc != 0:
+        info["gfx950"] = "missing"
+        return
+    meta = args.compare_resources.metadata(open(asm).read())
+    info["gfx950"] = {}
+    for k in report["kernels"]:
+        for kk in [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else []):
+            m = meta.get(kk["name"])
+            if m is None:
+                failures.append(("gfx950-missing-kernel", [kk["name"]]))
+                continue
+            mr = kk["resources"]
+            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
+            occ = occupancy("gfx950", m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
+                            k["workgroup_size"])
+            model = kk["occupancy"]["waves_per_simd"]
+            scratch = m["private_segment_fixed_size"]
+            info["gfx950"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0), occ=occ,
+                                              model_total=mtotal, model_occ=model, scratch=scratch,
+                                              edge=kk.get("register_edge", {}).get("near", False))
+            if scratch and not info["gfx950"][kk["name"]]["edge"]:
+                failures.append(("gfx950-scratch", [f"{kk['name']}: {scratch} B of scratch (model {mtotal})"]))
+            if m["vgpr_count"] * 100 > mtotal * 110:
+                failures.append(("gfx950-model-under", [f"{kk['name']}: gfx950 compiler {m['vgpr_count']} VGPR+AGPR, "
+                                                        f"model {mtotal}"]))
+            if occ != model:
+                failures.append(("gfx950-occupancy", [f"{kk['name']}: tilec {model}, the gfx950 compiler's "
+                                                      f"{occ} ({m['vgpr_count']} VGPR+AGPR, model {mtotal})"]))
+
+
+def summary_line(accepted):
+    """The summary's line for the gfx950 compiler's figures, or None when no configuration was compiled for it."""
+    g950 = [r for r in accepted if r["target"] == "gfx950" and "gfx950" in r.get("info", {})]
+    if not g950:
+        return None
+    kern = [k for r in g950 if isinstance(r["info"]["gfx950"], dict) for k in r["info"]["gfx950"].values()]
+    missing = sum(1 for r in g950 if r["info"]["gfx950"] == "missing")
+    within = sum(1 for k in kern
+                 if k["vgpr"] * 100 <= k["model_total"] * 110 and k["model_total"] * 100 <= k["vgpr"] * 110)
+    over = sum(1 for k in kern if k["model_total"] * 100 > k["vgpr"] * 110)
+    under = sum(1 for k in kern if k["vgpr"] * 100 > k["model_total"] * 110)
+    scratch = sum(1 for k in kern if k["scratch"])
+    at_edge = sum(1 for k in kern if k["scratch"] and k["edge"])
+    return (f"gfx950 compiler (--gfx950-asm): {missing} configurations not compiled yet (IR left in the cache); "
+            f"{len(kern)} kernels compiled: occupancy equal {sum(1 for k in kern if k['occ'] == k['model_occ'])}, "
+            f"VGPR+AGPR within 10% either way {within}, model more than 10% over {over}, more than 10% under {under}, "
+            f"with scratch {scratch} ({at_edge} of them at the register edge)")
