@@ -24,7 +24,7 @@
 //   reads every fragment of a step before its first MFMA and writes the next step's tiles to LDS while the last
 //   fragments are still live: every fragment of the step is live at once, where clang-19 otherwise reads 2
 //   instruction K steps at a time (gemm_f16 66 -> 82 ArchVGPRs, gemm_f16 with tile b warp_raked 74 -> 90; gemm_i8,
-//   2 K steps, 64 -> 64 in all; gfx950's compiler keeps such a step with 2 LDS stages in 8 fewer, Target.h). A K
+//   2 K steps, 64 -> 64 in all; gfx950's compiler holds no more than the step's fragments, Target.h). A K
 //   loop of depth 1 keeps a 64-bit address per row it loads across its iterations; a single K step known at compile
 //   time has no loop (KLoopResources.cpp).
 // Clang's real figures for the examples are printed beside these by test/ISA/resources.test.
@@ -416,10 +416,10 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
       // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
       // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
       unsigned extra = fragments * perFragment;
-      // Where the target's compiler holds no more than the step's fragments (Target.h: for MFMAs of 32 cycles or
-      // more), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
+      // Where the target's compiler holds no more than the step's fragments (Target.h: for the unscaled 32 x 32
+      // MFMAs), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
       std::string capped;
-      if (t.capsScheduledStep && m.acc->instr->cycles >= 32) {
+      if (t.capsScheduledStep && m.acc->instr->m == 32 && !m.acc->instr->scaled) {
         unsigned perStep = (m.acc->blocksY() + m.acc->blocksX()) * perFragment;
         unsigned left = (s->kSteps - std::min(s->kSteps, 4u)) * perStep;
         if (left < extra) {

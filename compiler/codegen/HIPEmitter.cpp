@@ -91,7 +91,7 @@ void KernelEmitter::kernel(Variant v, bool twoKernels) {
   unsigned waves = v == Variant::Unaligned ? k.wavesPerEUUnaligned : k.wavesPerEU;
   std::string hint;
   if (waves) {
-    os << formatv("// Asks the compiler for {0} wave{1} per SIMD, the resource model's occupancy (amdgpu_waves_per_eu).\n",
+    os << formatv("// Asks the compiler for at least {0} wave{1} per SIMD (amdgpu_waves_per_eu; the report says why).\n",
                   waves, waves == 1 ? "" : "s");
     hint = formatv(" TILEC_WAVES_PER_EU({0})", waves).str();
   }

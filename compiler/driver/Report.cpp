@@ -269,7 +269,6 @@ void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json
 
 } // namespace
 
-/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
 /// Why the compiler is asked for `asked` waves per SIMD (passes/OccupancyHint.cpp): the model's occupancy, or fewer
 /// where the estimate with its margin does not fit the registers of that occupancy.
 static std::string whyAsked(const Target &t, const KernelResources &r, unsigned asked) {
@@ -277,15 +276,16 @@ static std::string whyAsked(const Target &t, const KernelResources &r, unsigned 
   if (asked >= o.wavesPerSimd)
     return formatv("the model's occupancy; {0}'s compiler may otherwise settle for a wave fewer", t.name).str();
   unsigned total = registerEdge(t, r).total, perLane = t.vgprsPerLane / o.wavesPerSimd / t.vgprGranule * t.vgprGranule;
+  unsigned margin = withRegisterMargin(total);
   return formatv("{0} under the model's {1}: the estimate, {2} VGPRs per lane, with its {3}% margin is {4}, more "
                  "than the {5} a lane has at {1} waves; asked for {1}, the compiler would meet them by spilling to "
                  "scratch wherever the estimate is short",
                  o.wavesPerSimd - asked == 1 ? std::string("one wave") : formatv("{0} waves", o.wavesPerSimd - asked).str(),
-                 o.wavesPerSimd, total, kRegisterEdgePercent, (total * (100 + kRegisterEdgePercent) + 99) / 100,
-                 perLane)
+                 o.wavesPerSimd, total, kRegisterEdgePercent, margin, perLane)
       .str();
 }
 
+/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
 static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
   std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
   if (costs.empty()) return;

@@ -108,10 +108,9 @@ std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
     return std::nullopt;
   }
   if (id.name == "fp6" || id.name == "bf6") {
-    diags.error(id.range, formatv("{0} ({1}) is not supported yet: four 6-bit values pack into 3 bytes, and tilec's "
-                                  "tensors, tiles and 16-byte accesses have no element of 3 bytes (a lane's 32 values "
-                                  "of a scaled MFMA operand are 24 bytes); the emulator runs {0} scaled MFMAs "
-                                  "(docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
+    diags.error(id.range, formatv("{0} ({1}) is not supported yet: four 6-bit values pack into 3 bytes, and tilec "
+                                  "has no 3-byte element for tensors, tiles and 16-byte accesses; use fp8 or fp4x2 "
+                                  "for a scaled mma (docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
     return std::nullopt;
   }
   diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),

@@ -14,9 +14,10 @@ unsigned tilec::wavesToAsk(const Target &t, const KernelResources &r) {
   // within about kRegisterEdgePercent, so only as many waves are asked for as the estimate fits with that margin
   // (test/Differential, seed 1, on the gfx950 compiler: 34 of the 43 kernels with scratch were asked for waves
   // whose registers the estimate filled to within 10%, 157 kernels in all; docs/gfx950.md).
-  unsigned total = registerEdge(t, r).total;
-  unsigned margin = (total * (100 + kRegisterEdgePercent) + 99) / 100;
-  return std::min(o.wavesPerSimd, std::max(1u, wavesForVgprs(t, margin)));
+  // Never fewer than the waves the workgroup needs (8 waves need 2 per SIMD): the compiler would ignore such a
+  // request, and the register edge warns about those kernels instead (ResourceBudgets.cpp).
+  RegisterEdge edge = registerEdge(t, r);
+  return std::min(o.wavesPerSimd, std::max(edge.wavesNeeded, wavesForVgprs(t, withRegisterMargin(edge.total))));
 }
 
 void tilec::askForModelOccupancy(ir::Module &module) {

@@ -66,17 +66,17 @@ struct Target {
   /// ds_read_b64_tr_b8: the same for 8-bit values, 8 per lane (gfx950; docs/gemm.md, "Transposing LDS reads").
   bool ldsTransposeRead8;
   /// Kernels ask the compiler for the resource model's occupancy (amdgpu_waves_per_eu). gfx950: its compiler (LLVM
-  /// 20 and later) allocates more than the model on some kernels and loses a wave (gemm_f16_16x16_gfx950 100
-  /// VGPR+AGPR, 4 waves; gemm_i8 204, 2 waves); asked, it meets the model (91, 5 waves; 162, 3 waves) with no scratch
-  /// on any example (docs/gfx950.md). Where the estimate with its 10% margin does not fit that occupancy's registers,
+  /// 20 and later) allocates more than the model on some kernels and loses a wave (gemm_i8 204 VGPR+AGPR, 2 waves);
+  /// asked, it meets the model (162, 3 waves) with no scratch on the examples but the three 256 x 256 ones
+  /// (docs/gfx950.md). Where the estimate with its 10% margin does not fit that occupancy's registers,
   /// fewer waves are asked (passes/OccupancyHint.cpp: asked for more, the compiler spills; seed 1 of test/Differential
   /// on gfx950, 43 kernels with scratch, 25 with the margin). gfx942: clang-19 already agrees with the model on the
   /// examples; not asked.
   bool occupancyHint;
   /// Whether this target's compiler holds no more of an ordered main-loop step's fragments than the step has: the
   /// model's "scheduled main-loop step" item (clang-19's extra registers for a step whose every fragment is read
-  /// before the first MFMA) then counts at most the fragments the widest statement left out. Only for MFMAs of 32
-  /// cycles or more (the 32 x 32 forms): with the 16-cycle 16 x 16 forms the compiler reads further ahead. gfx950
+  /// before the first MFMA) then counts at most the fragments the widest statement left out. Only for the unscaled
+  /// 32 x 32 MFMAs, where it was measured: with the 16 x 16 forms the compiler reads further ahead. gfx950
   /// (Triton's LLVM): gemm_bf16_gfx950 (4 K steps of 4-dword fragments) 116 ArchVGPRs where the clang-19 items give
   /// 149, the same loop with K 64 in 32x32x16 f16 120 against 159, gemm_f16 84 against 97, gemm_f16_256x128 133
   /// against 141 (capped: 117, 127, 81, 125); but 16x16x32 f16 with 4 K steps needs about 150 where the cap would
