@@ -50,6 +50,10 @@ static std::string bytes(unsigned b) {
   return formatv("{0} B", b);
 }
 
+unsigned tilec::vgprsAtWaves(const Target &t, unsigned waves) {
+  return t.vgprsPerLane / waves / t.vgprGranule * t.vgprGranule;
+}
+
 unsigned tilec::wavesForVgprs(const Target &t, unsigned total) {
   if (total < t.vgprGranule) return t.maxWavesPerSimd;
   return std::min(std::max(t.vgprsPerLane / roundUp(total, t.vgprGranule), 1u), t.maxWavesPerSimd);
@@ -60,7 +64,7 @@ RegisterEdge tilec::registerEdge(const Target &t, const KernelResources &r) {
   e.total = unifiedVgprs(r);
   e.archVgprs = r.archVgprs;
   e.wavesNeeded = ceilDiv(wavesOfWorkgroup(t, r), t.simdsPerCU);
-  e.room = t.vgprsPerLane / e.wavesNeeded / t.vgprGranule * t.vgprGranule;
+  e.room = vgprsAtWaves(t, e.wavesNeeded);
   auto close = [](unsigned used, unsigned room) { return used * (100 + kRegisterEdgePercent) > room * 100; };
   e.arch = close(r.archVgprs, t.maxArchVgprs) && !close(e.total, e.room);
   e.near = close(e.total, e.room) || e.arch;
@@ -179,7 +183,7 @@ Occupancy tilec::computeOccupancy(const Target &t, const KernelResources &r) {
   };
   unsigned next = o.wavesPerSimd + 1;
   if (o.wavesPerSimd < t.maxWavesPerSimd && l.vgpr == o.wavesPerSimd) {
-    unsigned fit = t.vgprsPerLane / next / t.vgprGranule * t.vgprGranule;
+    unsigned fit = vgprsAtWaves(t, next);
     KernelResources c = r;
     if (r.agprs) c.agprs = fit > arch4 ? fit - arch4 : 0, c.archVgprs = std::min(r.archVgprs, fit);
     else c.archVgprs = fit;

@@ -69,6 +69,9 @@ RegisterEdge registerEdge(const Target &target, const KernelResources &r);
 /// `total` VGPRs per lane with the estimate's kRegisterEdgePercent margin, rounded up.
 inline unsigned withRegisterMargin(unsigned total) { return (total * (100 + kRegisterEdgePercent) + 99) / 100; }
 
+/// Unified VGPRs a lane can have at `waves` waves per SIMD (granule-aligned).
+unsigned vgprsAtWaves(const Target &target, unsigned waves);
+
 /// Waves per SIMD allowed by `total` unified VGPRs per lane (the facts' breakpoints 64/72/80/96/128/168/256/512).
 unsigned wavesForVgprs(const Target &target, unsigned total);
 

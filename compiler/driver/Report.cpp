@@ -275,12 +275,13 @@ static std::string whyAsked(const Target &t, const KernelResources &r, unsigned 
   Occupancy o = computeOccupancy(t, r);
   if (asked >= o.wavesPerSimd)
     return formatv("the model's occupancy; {0}'s compiler may otherwise settle for a wave fewer", t.name).str();
-  unsigned total = registerEdge(t, r).total, perLane = t.vgprsPerLane / o.wavesPerSimd / t.vgprGranule * t.vgprGranule;
+  unsigned total = registerEdge(t, r).total, perLane = vgprsAtWaves(t, o.wavesPerSimd);
   unsigned margin = withRegisterMargin(total);
+  unsigned fewer = o.wavesPerSimd - asked;
   return formatv("{0} under the model's {1}: the estimate, {2} VGPRs per lane, with its {3}% margin is {4}, more "
                  "than the {5} a lane has at {1} waves; asked for {1}, the compiler would meet them by spilling to "
                  "scratch wherever the estimate is short",
-                 o.wavesPerSimd - asked == 1 ? std::string("one wave") : formatv("{0} waves", o.wavesPerSimd - asked).str(),
+                 fewer == 1 ? std::string("one wave") : formatv("{0} waves", fewer).str(),
                  o.wavesPerSimd, total, kRegisterEdgePercent, margin, perLane)
       .str();
 }
