@@ -114,18 +114,20 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
         }
     return out;
   }
-  // One read per run of kRun() K values: run h of lane group g starts at K kk + kRun (g + G h) (one run: h = 0).
-  unsigned run = ins.kRun();
+  // One read per run of kRun() K values: run h of lane group g starts at K kk + kRun (g + G h) (one run: h = 0). The
+  // 24-byte run of a 6-bit format is three 8-byte reads (tilec::lds_load_run24).
+  unsigned run = ins.kRun(), pieces = run * size == 24 ? 3 : 1, pieceBytes = run * size / pieces;
   for (unsigned kk = 0; kk < m.k; kk += ins.k)
     for (unsigned block = 0; block < blocks; ++block)
-      for (unsigned h = 0; h < ins.readsPerFragment(); ++h) {
-        LdsLaneAccess a{false, run * size, std::vector<std::optional<uint64_t>>(waveSize)};
-        for (unsigned lane = 0; lane < waveSize; ++lane) {
-          uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m + ins.kGroups() * h) * run;
-          a.addr[lane] = (b.placedRow(row) * pitch + k) * size;
+      for (unsigned h = 0; h < ins.readsPerFragment(); ++h)
+        for (unsigned piece = 0; piece < pieces; ++piece) {
+          LdsLaneAccess a{false, pieceBytes, std::vector<std::optional<uint64_t>>(waveSize)};
+          for (unsigned lane = 0; lane < waveSize; ++lane) {
+            uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m + ins.kGroups() * h) * run;
+            a.addr[lane] = (b.placedRow(row) * pitch + k) * size + piece * pieceBytes;
+          }
+          out.push_back(std::move(a));
         }
-        out.push_back(std::move(a));
-      }
   return out;
 }
 

@@ -135,9 +135,11 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
                              buf.pitch()).str();
     std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", ins.operandType, lds(buf, false), at).str();
     if (ins.scaled) {
-      // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2).
+      // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
+      // 24-byte run of a 6-bit format as three 8-byte reads.
       std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
-      value = ins.readsPerFragment() == 2
+      value = sizeOf(buf.dtype) == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
+              : ins.readsPerFragment() == 2
                   ? formatv("tilec::concat({0}), {0} + {1}))", run, ins.kGroups() * ins.kRun()).str()
                   : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();
     }

@@ -53,7 +53,10 @@ void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
     line(1) << formatv("// {0} and {1} hold one E8M0 scale per {2} K values of each row of A and column of B: [{3}, "
                        "ceil({4} / {5})] and [{6}, ceil({4} / {5})]{7}.\n",
                        m->scaleA->name, m->scaleB->name, ScaledMFMAInstr::kBlock, extentExpr(g.rows), upper, perBlock,
-                       extentExpr(g.cols), perBlock == ScaledMFMAInstr::kBlock ? "" : " (K in fp4x2 columns)");
+                       extentExpr(g.cols),
+                       perBlock == ScaledMFMAInstr::kBlock
+                           ? std::string()
+                           : formatv(" (K in {0} columns)", name(m->a->dtype)).str());
     std::string cond;
     std::vector<std::string> conds;
     auto add = [&](const std::string &c) {
@@ -168,6 +171,11 @@ void tilec::emitLauncherHeader(const Module &module, llvm::StringRef sourceName,
                 sourceName);
   os << "#ifndef " << guard << "\n#define " << guard << "\n\n";
   os << "#if defined(TILEC_EMULATOR)\n#include \"tilec/emulator.h\"\n#else\n#include <hip/hip_runtime_api.h>\n#endif\n";
+  // The launchers of 6-bit tensors take tilec::fp6x4 pointers.
+  bool sixBit = llvm::any_of(module.kernels, [](const auto &k) {
+    return llvm::any_of(k->tensors, [](const auto &t) { return sizeOf(t->dtype) == 3; });
+  });
+  if (sixBit) os << "#include \"tilec/fp6x4.h\"\n";
   for (const auto &k : module.kernels) {
     os << "\n";
     hip::KernelEmitter(*k, t, os).emitDeclaration();

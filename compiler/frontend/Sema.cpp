@@ -42,7 +42,7 @@ std::string sema::suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> 
 
 namespace {
 
-const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8", "fp4x2", "e8m0"};
+const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8", "fp4x2", "e8m0", "fp6x4", "bf6x4"};
 
 /// Names the emitted HIP C++ cannot use as they are: C++ keywords and identifiers the C++ standard reserves.
 bool reservedInHIP(llvm::StringRef n) {
@@ -108,9 +108,9 @@ std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
     return std::nullopt;
   }
   if (id.name == "fp6" || id.name == "bf6") {
-    diags.error(id.range, formatv("{0} ({1}) is not supported yet: four 6-bit values pack into 3 bytes, and tilec "
-                                  "has no 3-byte element for tensors, tiles and 16-byte accesses; use fp8 or fp4x2 "
-                                  "for a scaled mma (docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
+    diags.error(id.range, formatv("{0} ({1}) values are stored four per 3 bytes: declare the tensor, tile or LDS buffer "
+                                  "{0}x4, with a quarter as many K columns (value e of a column at bits 6e .. 6e + 5; "
+                                  "docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
     return std::nullopt;
   }
   diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),

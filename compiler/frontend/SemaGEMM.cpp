@@ -225,14 +225,17 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   if (!acc.instr && acc.scaled) {
     acc.instr = scaledVariant(*acc.scaled, a.dtype, b.dtype);
     if (!acc.instr) {
-      diags.error(stmt.range, formatv("{0} multiplies fp8 or bf8 by fp8 or bf8, or fp4x2 by fp4x2 (docs/mx.md), but "
-                                      "lds {1} is {2} and lds {3} is {4}{5}",
+      bool packed = info(a.dtype).values > 1 || info(b.dtype).values > 1;
+      diags.error(stmt.range, formatv("{0} multiplies fp8 or bf8 by fp8 or bf8, fp4x2 by fp4x2, or fp6x4 or bf6x4 by "
+                                      "fp6x4 or bf6x4 (docs/mx.md), but lds {1} is {2} and lds {3} is {4}{5}",
                                       acc.scaled->name, a.name, name(a.dtype), b.name, name(b.dtype),
-                                      info(a.dtype).values != info(b.dtype).values &&
-                                              (a.dtype == DType::FP4X2 || b.dtype == DType::FP4X2)
-                                          ? "; an fp4x2 operand with an 8-bit one would need K columns of two widths, "
-                                            "which tilec does not support yet"
-                                          : ""));
+                                      info(a.dtype).values != info(b.dtype).values && packed
+                                          ? formatv("; K values per column: {1} in {0}, {3} in {2}: the operands "
+                                                    "would need K columns of two widths, which tilec does not "
+                                                    "support yet",
+                                                    name(a.dtype), info(a.dtype).values, name(b.dtype),
+                                                    info(b.dtype).values).str()
+                                          : std::string()));
       state.autoFailed.insert(&acc);
       return nullptr;
     }
@@ -257,10 +260,11 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     }
   }
   const MFMAInstr &ins = *acc.instr;
-  if (ins.scaled && b.dtype == DType::FP4X2 && !bIsNK) {
-    diags.error(bRange, formatv("lds {0} is a K x N fp4x2 B: its bytes would pack two N values, but the scaled MFMA "
-                                "takes two K values per byte; give B as N x K/2 fp4x2 ([N, K] in columns) and write "
-                                "mma({1}, transpose({0}), ...)", b.name, a.name));
+  if (ins.scaled && info(b.dtype).values > 1 && !bIsNK) {
+    unsigned values = info(b.dtype).values;
+    diags.error(bRange, formatv("lds {0} is a K x N {1} B: an element would pack {2} N values, but the scaled MFMA "
+                                "takes {2} K values per element; give B as N x K/{2} {1} ([N, K] in columns) and "
+                                "write mma({3}, transpose({0}), ...)", b.name, name(b.dtype), values, a.name));
     return nullptr;
   }
   if (a.dtype != ins.a || b.dtype != ins.b) {
@@ -387,7 +391,8 @@ void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
   for (const MMAUse &m : state.mmas) {
     if (!m.scaled || !m.loop) continue;
     const std::string &var = m.loop->var.name;
-    // The scale of K value k is column k / 32 (k / 16 in fp4x2 columns): every K step must start on a block.
+    // The scale of K value k is column k / 32 (k / 16 in fp4x2 columns, k / 8 in fp6x4): every K step must start on a
+    // block.
     unsigned perBlock = ScaledMFMAInstr::kBlock / info(m.a->dtype).values;
     for (const ast::Expr *bound : {m.loop->lower.get(), m.loop->step.get()}) {
       auto *c = llvm::dyn_cast_or_null<ast::IntExpr>(bound);

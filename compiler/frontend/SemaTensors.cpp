@@ -224,7 +224,8 @@ std::optional<Layout> KernelSema::oneDLayout(const ast::TileDecl &t, DType dt) {
                                         t.name.name, lanes));
     return std::nullopt;
   }
-  unsigned size = sizeOf(dt), widest = target.maxBytesPerLaneAccess / size;
+  unsigned size = sizeOf(dt), widest = 1; // the widest power-of-two vec one access moves
+  while (widest * 2 * size <= target.maxBytesPerLaneAccess) widest *= 2;
   unsigned vec = t.vec ? static_cast<unsigned>(t.vec->value) : widest;
   if (!t.vec) // vec auto: the widest vec whose steps of a workgroup divide the tile
     while (vec > 1 && x % (int64_t(waves) * lanes * vec) != 0) vec /= 2;

@@ -79,9 +79,27 @@ std::optional<WaveGrid> solveWaveGrid(const LayoutRequest &req, std::vector<Layo
   return grid;
 }
 
+/// One lane's access moves 1, 2, 4, 8 or 16 bytes (byte, short, dword .. dwordx4) or 12 (dwordx3, the vec 4 of a
+/// 3-byte element such as fp6x4); a vec of 3-byte elements that moves 3 or 6 bytes is no single access.
+bool isWholeAccess(uint64_t bytes) { return llvm::isPowerOf2_64(bytes) || bytes == 12; }
+
+/// The narrowest vec that is one access: 1, or 4 for a 3-byte element.
+unsigned smallestVec(const LayoutRequest &req) {
+  unsigned v = 1;
+  while (!isWholeAccess(uint64_t(v) * req.elemBytes) && v * req.elemBytes < req.maxAccessBytes) v *= 2;
+  return v;
+}
+
 /// The problems of one candidate vec on a given wave grid; empty when it is legal. `hint` names the fix.
 std::vector<LayoutProblem> checkVec(const LayoutRequest &req, WaveGrid grid, unsigned vec) {
   std::vector<LayoutProblem> out;
+  if (!isWholeAccess(uint64_t(vec) * req.elemBytes)) {
+    out.push_back({LayoutField::Vec, formatv("vec {0} x {1} ({2} B) = {3} B is no access of one lane, which moves 1, "
+                                             "2, 4, 8, 12 or 16 bytes (vec {4} of {1}: 12)",
+                                             vec, req.dtypeName, req.elemBytes, uint64_t(vec) * req.elemBytes,
+                                             smallestVec(req))});
+    return out;
+  }
   unsigned subRows = req.rows / grid.wy, subCols = req.cols / grid.wx;
   const char *part = req.pattern == Pattern::BlockRaked ? "a wave's sub-tile row" : "a tile row";
   if (subCols % vec != 0) {
@@ -175,8 +193,9 @@ std::optional<Layout> tilec::solveLayout(const LayoutRequest &req, std::vector<L
   } else if (grid) {
     vec = autoVec(req, *grid);
     if (vec == 0) {
-      std::vector<LayoutProblem> vp = checkVec(req, *grid, 1);
-      for (LayoutProblem &p : vp) p.message = "vec auto finds no legal vec: at vec 1, " + p.message;
+      unsigned narrowest = smallestVec(req);
+      std::vector<LayoutProblem> vp = checkVec(req, *grid, narrowest);
+      for (LayoutProblem &p : vp) p.message = formatv("vec auto finds no legal vec: at vec {0}, {1}", narrowest, p.message).str();
       problems.insert(problems.end(), vp.begin(), vp.end());
     }
   }

@@ -137,9 +137,9 @@ private:
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
     // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
-    s.fragmentReads = kSteps * ins.readsPerFragment() * rows +
-                      kSteps * cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues()
-                                                           : ins.readsPerFragment());
+    unsigned reads = ins.readsPerFragment() * ins.ldsReadsPerRun();
+    s.fragmentReads = kSteps * reads * rows +
+                      kSteps * cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues() : reads);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
     // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
     if (m.scaleA) s.loads += kSteps * (rows + cols);

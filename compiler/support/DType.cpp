@@ -14,6 +14,9 @@ static const DTypeInfo kDTypes[] = {
     // Raw bytes, like fp8: tilec::fp8x16 is 16 bytes of either.
     {DType::FP4X2, "fp4x2", 1, true, false, "unsigned char", "fp8", 2, false},
     {DType::E8M0, "e8m0", 1, true, false, "unsigned char", "fp8", 1, false},
+    // Three bytes of four 6-bit values (tilec/runtime.h: struct fp6x4); tilec::fp6x4x4 is 12 bytes of either.
+    {DType::FP6X4, "fp6x4", 3, true, false, "tilec::fp6x4", "fp6x4", 4, false},
+    {DType::BF6X4, "bf6x4", 3, true, false, "tilec::fp6x4", "fp6x4", 4, false},
 };
 
 const DTypeInfo &tilec::info(DType type) { return kDTypes[static_cast<int>(type)]; }
@@ -24,4 +27,4 @@ std::optional<DType> tilec::parseDType(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8, fp4x2, e8m0"; }
+llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8, fp4x2, e8m0, fp6x4, bf6x4"; }

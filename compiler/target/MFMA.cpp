@@ -153,12 +153,15 @@ std::optional<LaneSlot> tilec::laneOfScaledOperand(const ScaledMFMAInstr &ins, M
 unsigned tilec::laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block) { return i + ins.m * block; }
 
 const MFMAInstr *tilec::scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b) {
-  // Every variant, made once: (fp8 | bf8) x (fp8 | bf8) and fp4x2 x fp4x2 for each scaled instruction.
+  // Every variant, made once: (fp8 | bf8) x (fp8 | bf8), fp4x2 x fp4x2 and (fp6x4 | bf6x4) x (fp6x4 | bf6x4) for each
+  // scaled instruction: the operands of one mma share their K columns' width.
   static const std::vector<MFMAInstr> variants = [] {
     std::vector<MFMAInstr> out;
     using F = std::pair<DType, MXFormat>;
     const F fp8{DType::FP8, MXFormat::FP8}, bf8{DType::BF8, MXFormat::BF8}, fp4{DType::FP4X2, MXFormat::FP4};
-    const F pairs[][2] = {{fp8, fp8}, {fp8, bf8}, {bf8, fp8}, {bf8, bf8}, {fp4, fp4}};
+    const F fp6{DType::FP6X4, MXFormat::FP6}, bf6{DType::BF6X4, MXFormat::BF6};
+    const F pairs[][2] = {{fp8, fp8}, {fp8, bf8}, {bf8, fp8}, {bf8, bf8}, {fp4, fp4},
+                          {fp6, fp6}, {fp6, bf6}, {bf6, fp6}, {bf6, bf6}};
     for (const ScaledMFMAInstr &s : kScaledTable)
       for (const auto &p : pairs) {
         MFMAInstr v{};
@@ -169,7 +172,8 @@ const MFMAInstr *tilec::scaledVariant(const ScaledMFMAInstr &ins, DType a, DType
         v.a = p[0].first;
         v.b = p[1].first;
         v.acc = DType::F32;
-        // In elements of the dtypes: an fp4x2 byte is two K values, so K and the lane's run halve.
+        // In elements of the dtypes: an fp4x2 byte is two K values, an fp6x4 three bytes four, so K and the lane's
+        // run halve (fp4x2) or quarter (fp6x4, bf6x4).
         unsigned values = info(v.a).values;
         v.k = s.k / values;
         v.kPerLane = s.kPerLane / values;

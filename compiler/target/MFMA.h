@@ -45,6 +45,9 @@ struct MFMAInstr {
   /// Consecutive K values of one fragment read, and the reads of one fragment.
   unsigned kRun() const { return chunk ? chunk : kPerLane; }
   unsigned readsPerFragment() const { return kPerLane / kRun(); }
+  /// LDS read instructions per run: 1 (a run is at most 16 bytes), 3 for the 24-byte run of a 6-bit format (three
+  /// ds_read_b64: it starts only 8-byte aligned).
+  unsigned ldsReadsPerRun() const { return kRun() * sizeOf(a) == 24 ? 3 : 1; }
   /// VGPRs of one A or B operand: the scaled builtins take 8 dwords whatever the format (fp4's 16 bytes in the
   /// low half).
   unsigned operandDwords() const { return scaled ? 8 : (kPerLane * sizeOf(a) + 3) / 4; }
@@ -133,8 +136,9 @@ unsigned scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b);
 /// A[i][k] (or B[k][j] with j for i) in `format`: fp4, fp6, bf6: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
 /// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for a format without a K chunk.
 std::optional<LaneSlot> laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i, unsigned k);
-/// The variant of `ins` for operands of dtypes `a` and `b` (fp8, bf8, both fp4x2), in their dtypes' elements, or
-/// nullptr: fp4x2 with an 8-bit operand is not supported (their K columns would differ), nor any other dtype.
+/// The variant of `ins` for operands of dtypes `a` and `b` (fp8 or bf8; both fp4x2; fp6x4 or bf6x4), in their dtypes'
+/// elements, or nullptr: operands of different K column widths (fp4x2 with fp8, say) are not supported, nor any
+/// other dtype.
 const MFMAInstr *scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b);
 /// The lane whose scale register holds the scale of row i of A (column i of B) for K block `block`: i + m * block.
 unsigned laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block);

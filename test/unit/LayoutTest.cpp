@@ -16,7 +16,7 @@ LayoutRequest request(Pattern p, unsigned rows, unsigned cols, unsigned bytes, u
   r.rows = rows;
   r.cols = cols;
   r.elemBytes = bytes;
-  r.dtypeName = bytes == 2 ? "f16" : bytes == 4 ? "f32" : "i8";
+  r.dtypeName = bytes == 2 ? "f16" : bytes == 4 ? "f32" : bytes == 3 ? "fp6x4" : "i8";
   r.threads = threads;
   r.vec = vec;
   return r;
@@ -564,6 +564,36 @@ TEST(LayoutProblemTest, SixteenByteRule) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].message, "vec 8 x f32 (4 B) = 32 B exceeds the 16 bytes one lane can load; at most vec 4 fits in "
                           "16 bytes");
+}
+
+// A 3-byte element (fp6x4): no access moves 3 or 6 bytes, so vec 4 (12 bytes, dwordx3) is its only vec.
+TEST(LayoutProblemTest, ThreeByteElementsTakeVecFour) {
+  // 128 x 32 warp_raked over 4 waves, vec 4: X0 = 8, L = 8, 32 rows per band % 8 = 0 -> legal, 12 B per access.
+  std::vector<LayoutProblem> p;
+  std::optional<Layout> l = solveLayout(request(Pattern::WarpRaked, 128, 32, 3, 256, 4u), p);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->bytesPerAccess(), 12u);
+  // vec auto: 16 / 3 leaves vec 4 as the widest power of two, and it is legal.
+  l = solveLayout(request(Pattern::WarpRaked, 128, 32, 3, 256, std::nullopt), p);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->vec, 4u);
+  EXPECT_TRUE(p.empty());
+  // vec 2 = 6 B and vec 1 = 3 B are no access.
+  for (unsigned vec : {1u, 2u}) {
+    p = problemsOf(request(Pattern::WarpRaked, 128, 32, 3, 256, vec));
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_EQ(p[0].field, LayoutField::Vec);
+    expectNumbers(p[0].message, {vec, 3, vec * 3, 1, 2, 4, 8, 12, 16, 4, 12, 4});
+  }
+  // vec 8 = 24 B is over 16.
+  p = problemsOf(request(Pattern::WarpRaked, 128, 32, 3, 256, 8u));
+  ASSERT_EQ(p.size(), 1u);
+  expectNumbers(p[0].message, {8, 3, 24, 16, 4});
+  // vec auto on a row of 6: vec 4 does not divide it, and no narrower vec is an access.
+  p = problemsOf(request(Pattern::WarpRaked, 128, 6, 3, 256, std::nullopt));
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].message, "vec auto finds no legal vec: at vec 4, a tile row of 6 elements is not a multiple of vec "
+                          "4 (6 % 4 = 2)");
 }
 
 TEST(LayoutProblemTest, RowNotAMultipleOfVec) {

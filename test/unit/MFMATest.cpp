@@ -300,7 +300,9 @@ TEST(MFMATest, EmulatorAgreesWithTable) {
     case DType::BF8: return MfmaElem::BF8;
     case DType::I32:
     case DType::FP4X2:
-    case DType::E8M0: break;
+    case DType::E8M0:
+    case DType::FP6X4:
+    case DType::BF6X4: break;
     }
     ADD_FAILURE() << "no MFMA operand of this dtype";
     return MfmaElem::F32;
@@ -432,6 +434,26 @@ TEST(MFMATest, ScaledLayoutsPartitionTheOperands) {
   EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::BF6, 0, 32)->lane, 32u);
   EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP6, 17, 47)->lane, 49u);
   EXPECT_EQ(laneOfScaledOperand(s32, MXFormat::FP6, 17, 47)->elem, 15u);
+  // The fp6x4 / bf6x4 variants count K in 3-byte columns of 4 values: 64 / 4 = 16 and 128 / 4 = 32 columns per
+  // instruction, 32 / 4 = 8 per lane, one run; codes 2 (fp6) and 3 (bf6).
+  const MFMAInstr *v = scaledVariant(s32, DType::FP6X4, DType::BF6X4);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->k, 16u);
+  EXPECT_EQ(v->kPerLane, 8u);
+  EXPECT_EQ(v->kRun(), 8u);
+  EXPECT_EQ(v->codeA, 2u);
+  EXPECT_EQ(v->codeB, 3u);
+  EXPECT_EQ(v->macs(), 32u * 32u * 64u);
+  EXPECT_EQ(v->ldsReadsPerRun(), 3u); // 24 bytes, 8-byte aligned: three ds_read_b64
+  v = scaledVariant(s16, DType::BF6X4, DType::BF6X4);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->k, 32u);
+  EXPECT_EQ(v->kPerLane, 8u);
+  EXPECT_EQ(v->codeA, 3u);
+  // Columns of different widths do not mix.
+  EXPECT_EQ(scaledVariant(s32, DType::FP6X4, DType::FP8), nullptr);
+  EXPECT_EQ(scaledVariant(s32, DType::FP4X2, DType::BF6X4), nullptr);
+  EXPECT_EQ(scaledVariant(s32, DType::FP4X2, DType::FP4X2)->ldsReadsPerRun(), 1u);
   // Scales: row i, block b in lane i + M * b.
   EXPECT_EQ(laneOfScale(s16, 7, 3), 55u);
   EXPECT_EQ(laneOfScale(s32, 31, 1), 63u);

@@ -25,6 +25,7 @@
 #define TILEC_DEVICE inline
 #endif
 
+#include "tilec/fp6x4.h"
 #include <cstdint>
 #include <type_traits>
 
@@ -57,6 +58,7 @@ TILEC_VECTOR_TYPES(fp8, unsigned char) // raw fp8/bf8 bytes; the encoding is nam
 /// N elements of T: T itself for N = 1, else the matching vector type.
 template <typename T, int N> struct VectorOf { typedef T type __attribute__((ext_vector_type(N))); };
 template <typename T> struct VectorOf<T, 1> { typedef T type; };
+template <> struct VectorOf<fp6x4, 4> { typedef fp6x4x4 type; };
 template <typename T, int N> using vec_t = typename VectorOf<T, N>::type;
 
 //===--- Tensor access helpers ---===//
@@ -84,15 +86,37 @@ template <typename V, typename T> TILEC_DEVICE V global_load_unaligned(const T *
 #if defined(TILEC_EMULATOR)
   emu::check_global(p, sizeof(V), /*isStore=*/false, alignof(T));
 #endif
-  typedef V Unaligned __attribute__((aligned(alignof(T))));
-  return *reinterpret_cast<const Unaligned *>(p);
+  if constexpr (std::is_class_v<V>) {
+    // fp6x4x4: a struct keeps its alignment through a typedef, and a copy of its bytes at alignment 1 is byte loads
+    // on the GPU; three unaligned dwords are one global_load_dwordx3.
+    typedef unsigned Word __attribute__((aligned(1)));
+    const Word *w = reinterpret_cast<const Word *>(p);
+    unsigned words[sizeof(V) / 4];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(V) / 4; ++i) words[i] = w[i];
+    V v;
+    __builtin_memcpy(&v, words, sizeof(V));
+    return v;
+  } else {
+    typedef V Unaligned __attribute__((aligned(alignof(T))));
+    return *reinterpret_cast<const Unaligned *>(p);
+  }
 }
 template <typename V, typename T> TILEC_DEVICE void global_store_unaligned(T *p, V v) {
 #if defined(TILEC_EMULATOR)
   emu::check_global(p, sizeof(V), /*isStore=*/true, alignof(T));
 #endif
-  typedef V Unaligned __attribute__((aligned(alignof(T))));
-  *reinterpret_cast<Unaligned *>(p) = v;
+  if constexpr (std::is_class_v<V>) { // as global_load_unaligned: whole dwords at alignment 1
+    typedef unsigned Word __attribute__((aligned(1)));
+    Word *w = reinterpret_cast<Word *>(p);
+    unsigned words[sizeof(V) / 4];
+    __builtin_memcpy(words, &v, sizeof(V));
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(V) / 4; ++i) w[i] = words[i];
+  } else {
+    typedef V Unaligned __attribute__((aligned(alignof(T))));
+    *reinterpret_cast<Unaligned *>(p) = v;
+  }
 }
 
 /// Elements first .. first + N - 1 of vector v, as an N-element vector.
@@ -152,10 +176,17 @@ template <typename T> TILEC_DEVICE Buffer make_buffer(const T *base, unsigned by
 TILEC_DEVICE int buffer_offset(bool inside, int byteOffset) { return byteOffset | -static_cast<int>(!inside); }
 
 template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) {
-  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "buffer accesses move 4, 8 or 16 bytes");
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,
+                "buffer accesses move 4, 8, 12 or 16 bytes");
 #if defined(__HIP__)
   if constexpr (sizeof(V) == 16)
     return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b128(b.rsrc, byteOffset, 0, 0));
+  else if constexpr (sizeof(V) == 12) { // a 3-dword vector type is 16 bytes: copy its 12
+    const auto words = __builtin_amdgcn_raw_buffer_load_b96(b.rsrc, byteOffset, 0, 0);
+    V v;
+    __builtin_memcpy(&v, &words, 12);
+    return v;
+  }
   else if constexpr (sizeof(V) == 8)
     return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b64(b.rsrc, byteOffset, 0, 0));
   else
@@ -167,12 +198,19 @@ template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) {
 }
 
 template <typename V> TILEC_DEVICE void buffer_store(Buffer b, int byteOffset, V v) {
-  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 16, "buffer accesses move 4, 8 or 16 bytes");
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,
+                "buffer accesses move 4, 8, 12 or 16 bytes");
 #if defined(__HIP__)
   typedef unsigned u32x2 __attribute__((ext_vector_type(2)));
+  typedef unsigned u32x3 __attribute__((ext_vector_type(3)));
   typedef unsigned u32x4 __attribute__((ext_vector_type(4)));
   if constexpr (sizeof(V) == 16)
     __builtin_amdgcn_raw_buffer_store_b128(__builtin_bit_cast(u32x4, v), b.rsrc, byteOffset, 0, 0);
+  else if constexpr (sizeof(V) == 12) {
+    u32x3 words;
+    __builtin_memcpy(&words, &v, 12);
+    __builtin_amdgcn_raw_buffer_store_b96(words, b.rsrc, byteOffset, 0, 0);
+  }
   else if constexpr (sizeof(V) == 8)
     __builtin_amdgcn_raw_buffer_store_b64(__builtin_bit_cast(u32x2, v), b.rsrc, byteOffset, 0, 0);
   else
@@ -199,6 +237,24 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
   emu::note_lds(&lds[index], sizeof(V), /*isStore=*/true);
 #endif
   *reinterpret_cast<V *>(&lds[index]) = v;
+}
+
+/// A lane's run of 32 six-bit values (fp6x4 or bf6x4: 8 elements, 24 bytes) at element `index` of `lds`, as a scaled
+/// MFMA's 8-dword operand: dwords 0 .. 5 the run, 6 and 7 zero. Three 8-byte reads (ds_read_b64), as the run starts on
+/// 24 bytes and so only 8-byte aligned.
+template <typename T, std::size_t N> TILEC_DEVICE i32x8 lds_load_run24(const T (&lds)[N], int index) {
+  static_assert(sizeof(T) == 3, "a 24-byte run is 8 elements of 3 bytes (fp6x4, bf6x4)");
+  const char *at = reinterpret_cast<const char *>(&lds[index]);
+  i32x2 part[3];
+#pragma unroll
+  for (int p = 0; p < 3; ++p) {
+#if defined(TILEC_EMULATOR)
+    emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * 3 + 8 * p, 8, false);
+    emu::note_lds(at + 8 * p, 8, /*isStore=*/false);
+#endif
+    part[p] = *reinterpret_cast<const i32x2 *>(at + 8 * p);
+  }
+  return i32x8{part[0][0], part[0][1], part[1][0], part[1][1], part[2][0], part[2][1], 0, 0};
 }
 
 /// gfx950's transposing LDS read at element `index` of the LDS array `lds`: ds_read_b64_tr_b16 for 16-bit values,

@@ -21,8 +21,10 @@ extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, co
 
 namespace {
 
-/// K values per element of A's tensor: 2 for fp4x2 columns.
-constexpr int kValues = MX_FA == mxref::FP4 ? 2 : 1;
+/// K values per element of A's tensor: 2 for fp4x2 columns, 4 for fp6x4 / bf6x4 (3 bytes each).
+constexpr int kValues = MX_FA == mxref::FP4 ? 2 : mxref::bitsOf(MX_FA) == 6 ? 4 : 1;
+/// Elements per vector access: 16 bytes, or 4 elements of 3 bytes.
+constexpr int kVec = kValues == 4 ? 4 : 16;
 
 bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   const int ks = (k + 31) / 32;
@@ -89,7 +91,7 @@ int main(int argc, char **argv) {
   // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
   const int sizes[][3] = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320}, {64, 33, 64}, {1, 1, 32}, {130, 70, 200}};
   for (const auto &s : sizes) {
-    ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % 16 != 0);
+    ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % kVec != 0);
     ++total;
   }
   std::printf("%s: %d of %d sizes correct\n", MX_STR(MX_NAME), ok, total);

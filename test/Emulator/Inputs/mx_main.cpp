@@ -1,29 +1,17 @@
-// The block-scaled GEMM of mx_kernels.h on the CPU emulator (gfx950), against a reference written here from the OCP MX
-// specification (docs/mx.md). Shapes with tails in M, N and K (K a multiple of 32 that is not one of the instruction's
+// The block-scaled GEMM of mx_kernels.h on the CPU emulator (gfx950), against the reference of mx_reference.h written
+// from the OCP MX specification (docs/mx.md). Shapes with tails in M, N and K (K a multiple of 32 that is not one of the instruction's
 // K), both instructions, fp8 / bf8 / fp6 / bf6 / fp4 operands and mixed pairs, every scale byte selection (opsel).
 //   (no argument)   every configuration: D must equal the reference exactly (per instruction, the emulator rounds
 //                   the exact sum once to f32; the reference does the same, K step by K step)
 //   cbsz            a fault the emulator must report (format code 5)
 #include "check.h"
 #include "mx_kernels.h"
+#include "mx_reference.h"
 #include <cmath>
 #include <cstring>
 #include <random>
 
 namespace {
-
-/// An element code as a number, from the spec: sign, exponent and mantissa fields, bias; exponent 0 subnormal; E4M3's
-/// S.1111.111 is NaN; E5M2's exponent 31 is infinity (mantissa 0) or NaN.
-double value(int format, unsigned code) {
-  const int bits = mx::bitsOf(format), manBits = format == mx::FP8 || format == mx::FP6 ? 3 : format == mx::FP4 ? 1 : 2;
-  const int expBits = bits - 1 - manBits, bias = (1 << (expBits - 1)) - 1;
-  const unsigned exp = (code >> manBits) & ((1u << expBits) - 1), man = code & ((1u << manBits) - 1);
-  const double sign = (code >> (bits - 1)) & 1 ? -1.0 : 1.0;
-  if (format == mx::FP8 && exp == 15 && man == 7) return NAN;
-  if (format == mx::BF8 && exp == 31) return man ? NAN : sign * INFINITY;
-  if (exp == 0) return sign * std::ldexp(double(man), 1 - bias - manBits);
-  return sign * std::ldexp(double((1u << manBits) | man), int(exp) - bias - manBits);
-}
 
 struct Config {
   int m, fa, fb, opsel;
@@ -32,36 +20,12 @@ struct Config {
   const char *name;
 };
 
-/// Random finite codes, packed n x k (fp4: two per byte, even k low; fp6/bf6: four per 3 bytes as AMD's packers write
-/// them: value 4q in bits 0-5 of byte 3q, 4q + 1 in its bits 6-7 and bits 0-3 of byte 3q + 1, 4q + 2 in bits 4-7 of
-/// that byte and bits 0-1 of byte 3q + 2, 4q + 3 in its bits 2-7).
-std::vector<unsigned char> pack(int format, const std::vector<unsigned> &codes, int rows, int k) {
-  const int rowBytes = k * mx::bitsOf(format) / 8;
-  std::vector<unsigned char> out(size_t(rows) * rowBytes, 0);
-  for (int r = 0; r < rows; ++r)
-    for (int kk = 0; kk < k; ++kk) {
-      const unsigned c = codes[size_t(r) * k + kk];
-      unsigned char *row = &out[size_t(r) * rowBytes];
-      if (format == mx::FP4) row[kk / 2] |= c << (4 * (kk % 2));
-      else if (mx::bitsOf(format) == 6) {
-        unsigned char *q = row + 3 * (kk / 4);
-        switch (kk % 4) {
-        case 0: q[0] |= c; break;
-        case 1: q[0] |= (c & 0x3) << 6, q[1] |= c >> 2; break;
-        case 2: q[1] |= (c & 0xF) << 4, q[2] |= c >> 4; break;
-        case 3: q[2] |= c << 2; break;
-        }
-      } else row[kk] = static_cast<unsigned char>(c);
-    }
-  return out;
-}
-
 bool run(const Config &c, int m, int n, int k, std::mt19937 &rng) {
   auto codes = [&](int format, int rows) {
     std::vector<unsigned> v(size_t(rows) * k);
     for (unsigned &x : v)
       do x = rng() % (1u << mx::bitsOf(format));
-      while (!std::isfinite(value(format, x)));
+      while (!std::isfinite(mxref::value(format, x)));
     return v;
   };
   auto scales = [&](int rows) {
@@ -71,7 +35,7 @@ bool run(const Config &c, int m, int n, int k, std::mt19937 &rng) {
   };
   const std::vector<unsigned> a = codes(c.fa, m), b = codes(c.fb, n);
   const std::vector<unsigned char> sa = scales(m), sb = scales(n);
-  DeviceBuffer<unsigned char> dA(pack(c.fa, a, m, k)), dB(pack(c.fb, b, n, k)), dSA(sa), dSB(sb);
+  DeviceBuffer<unsigned char> dA(mxref::pack(c.fa, a, m, k)), dB(mxref::pack(c.fb, b, n, k)), dSA(sa), dSB(sb);
   DeviceBuffer<float> dD(size_t(m) * n);
   const int blocks = (c.m == 16 ? 16 : 32);
   hipLaunchKernelGGL(c.kernel, dim3((n + blocks - 1) / blocks, (m + blocks - 1) / blocks), dim3(64), 0, nullptr,
@@ -85,20 +49,8 @@ bool run(const Config &c, int m, int n, int k, std::mt19937 &rng) {
   const int stepK = c.m == 16 ? 128 : 64;
   std::vector<float> want(size_t(m) * n);
   for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      float acc = 0;
-      for (int k0 = 0; k0 < k; k0 += stepK) {
-        double sum = acc;
-        for (int blk = k0 / 32; blk < (k0 + stepK) / 32 && blk < k / 32; ++blk) {
-          double dot = 0;
-          for (int kk = 32 * blk; kk < 32 * blk + 32; ++kk)
-            dot += value(c.fa, a[size_t(i) * k + kk]) * value(c.fb, b[size_t(j) * k + kk]);
-          sum += std::ldexp(dot, sa[size_t(i) * (k / 32) + blk] - 127 + sb[size_t(j) * (k / 32) + blk] - 127);
-        }
-        acc = float(sum);
-      }
-      want[size_t(i) * n + j] = acc;
-    }
+    for (int j = 0; j < n; ++j)
+      want[size_t(i) * n + j] = mxref::product(c.fa, c.fb, a, b, sa, sb, k, k / 32, stepK, i, j);
   const int bad = compare(c.name, dD.download(), want, n, [](float x, float y) { return x == y; });
   std::printf("%s %dx%dx%d: %s\n", c.name, m, n, k, bad ? "FAILED" : "ok");
   return !bad;

@@ -25,15 +25,26 @@ inline double value(int format, unsigned code) {
   return sign * std::ldexp(double((1u << manBits) | man), int(exp) - bias - manBits);
 }
 
-/// Codes of a rows x k matrix packed row by row (fp4: two per byte, the even k in the low nibble).
+/// Codes of a rows x k matrix packed row by row (fp4: two per byte, the even k in the low nibble; fp6/bf6: four per 3
+/// bytes as AMD's packers write them: value 4q in bits 0-5 of byte 3q, 4q + 1 in its bits 6-7 and bits 0-3 of byte
+/// 3q + 1, 4q + 2 in bits 4-7 of that byte and bits 0-1 of byte 3q + 2, 4q + 3 in its bits 2-7; k a multiple of 4).
 inline std::vector<unsigned char> pack(int format, const std::vector<unsigned> &codes, int rows, int k) {
   const int rowBytes = k * bitsOf(format) / 8;
   std::vector<unsigned char> out(size_t(rows) * rowBytes, 0);
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) {
       const unsigned c = codes[size_t(r) * k + kk];
-      if (format == FP4) out[size_t(r) * rowBytes + kk / 2] |= c << (4 * (kk % 2));
-      else out[size_t(r) * rowBytes + kk] = static_cast<unsigned char>(c);
+      unsigned char *row = &out[size_t(r) * rowBytes];
+      if (format == FP4) row[kk / 2] |= c << (4 * (kk % 2));
+      else if (bitsOf(format) == 6) {
+        unsigned char *q = row + 3 * (kk / 4);
+        switch (kk % 4) {
+        case 0: q[0] |= c; break;
+        case 1: q[0] |= (c & 0x3) << 6, q[1] |= c >> 2; break;
+        case 2: q[1] |= (c & 0xF) << 4, q[2] |= c >> 4; break;
+        case 3: q[2] |= c << 2; break;
+        }
+      } else row[kk] = static_cast<unsigned char>(c);
     }
   return out;
 }
