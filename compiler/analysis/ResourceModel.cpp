@@ -73,10 +73,14 @@ struct Widest {
 /// one more register per dword, not per byte (measured, VGPR + AGPR of the _unaligned kernel over the vector one:
 /// gemm_i8 +4 with clang-19 for gfx942 and +4 with the gfx950 compiler, gemm_fp8 +0 and +28, where a register per
 /// byte would be +24 and +48).
+/// Three-byte elements (fp6x4) arrive as a byte and a short load each, shifted across dword boundaries: two registers
+/// per element (gemm_mxfp6_gfx950_unaligned with the gfx950 compiler: 256 VGPR + AGPR and 176 B of scratch where
+/// the vector kernel takes 226, i.e. at least 74 more for 2 x 4 accesses of 4 elements).
 unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l) {
   if (k.divisible(t.cols, l.vec) && (!t.stride || k.divisible(*t.stride, l.vec))) return 0;
   unsigned packed = registersPerAccess(l.vec, t.dtype);
   if (sizeOf(t.dtype) == 1) return l.accessesPerLane() * packed;
+  if (sizeOf(t.dtype) == 3) return l.accessesPerLane() * 2 * l.vec;
   return l.vec > packed ? l.accessesPerLane() * (l.vec - packed) : 0;
 }
 
@@ -373,7 +377,10 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     // With an mma (loads of A and B in the K loop) they are issued together and all count. gfx950's compiler
     // spends more on them where the kernel has no reduction (Target::elementPathVgprs).
     elementPaths = !k.accs.empty() ? allElementPaths(k, k.body) : reduces(k.body) ? 4 : t.elementPathVgprs;
-    if (!k.accs.empty() && t.mmaElementPathCap) elementPaths = std::min(elementPaths, t.mmaElementPathCap);
+    // gfx950's cap was measured on 1- and 2-byte elements; 3-byte ones cost their full count there.
+    bool threeByte = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 3; });
+    if (!k.accs.empty() && t.mmaElementPathCap && !threeByte)
+      elementPaths = std::min(elementPaths, t.mmaElementPathCap);
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;

@@ -303,6 +303,24 @@ def register_edge(vgprs, agprs, workgroup_size):
     return total * 110 > room * 100 or vgprs * 110 > 256 * 100
 
 
+def each_kernel(report, meta, target, failures, missing_class):
+    """Every kernel of the report and its _unaligned kernel beside the compiler's metadata `meta`: yields (kernel,
+    its report entry, its metadata, the model's VGPR+AGPR as the compiler counts them (ArchVGPRs to a multiple of 4
+    when there are AGPRs), the compiler's waves per SIMD, the model's). A kernel missing from the metadata is a
+    failure of class `missing_class`."""
+    for k in report["kernels"]:
+        for kk in [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else []):
+            m = meta.get(kk["name"])
+            if m is None:
+                failures.append((missing_class, [kk["name"]]))
+                continue
+            mr = kk["resources"]
+            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
+            occ = occupancy(target, m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
+                            k["workgroup_size"])
+            yield k, kk, m, mtotal, occ, kk["occupancy"]["waves_per_simd"]
+
+
 def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, tilec_err):
     asm = os.path.join(workdir, "k.s")
     cmd = [args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3", "-Wall",
@@ -351,43 +369,33 @@ def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, t
         for kind in sorted(kinds) or ["model-?"]:
             failures.append((kind, shown[:3] or out.splitlines()[:3]))
     info["clang"] = {}
-    for k in report["kernels"]:
-        ks = [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else [])
-        for kk in ks:
-            m = meta.get(kk["name"])
-            if m is None:
-                failures.append(("clang-missing-kernel", [kk["name"]]))
-                continue
-            mr = kk["resources"]
-            near = register_edge(mr["vgprs"], mr["agprs"], k["workgroup_size"])
-            if near != kk.get("register_edge", {}).get("near"):
-                failures.append(("register-edge-claim", [f"{kk['name']}: report says near={kk.get('register_edge')}, "
-                                                         f"this checker {near}"]))
-            if near and "at the edge of the register file" not in tilec_err:
-                failures.append(("register-edge-unwarned", [kk["name"]]))
-            if m["private_segment_fixed_size"] != 0 and near:
-                # tilec warned that the kernel may spill: its claim holds; counted, not failed.
-                warned.append(("scratch-at-edge", [f"{kk['name']}: {m['private_segment_fixed_size']} B of scratch "
-                                                   f"(agprs {m.get('agpr_count', 0)})"]))
-            elif m["private_segment_fixed_size"] != 0:
-                # A kernel whose accumulators fill the whole AGPR file (256 per lane) is an open class with
-                # reproducers (known-scratch-gemm-*.test); any other scratch is its own class.
-                full = m.get("agpr_count", 0) >= 256
-                failures.append(("scratch-full-agpr-file" if full else "scratch",
-                                 [f"{kk['name']}: {m['private_segment_fixed_size']} B of scratch"
-                                  + (f" with {m['agpr_count']} AGPRs" if full else "")]))
-            occ = occupancy(cfg["target"], m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
-                            k["workgroup_size"])
-            model = kk["occupancy"]["waves_per_simd"]
-            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
-            info["clang"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0),
-                                             sgpr=m["sgpr_count"], lds=m["group_segment_fixed_size"], occ=occ,
-                                             model_total=mtotal, model_occ=model, edge=near)
-            if occ != model:
-                failures.append(("occupancy", [f"{kk['name']}: tilec {model}, clang's metadata {occ} (clang vgpr "
-                                               f"{m['vgpr_count']} sgpr {m['sgpr_count']} lds "
-                                               f"{m['group_segment_fixed_size']}; model vgpr+agpr {mtotal} sgpr "
-                                               f"{mr['sgprs']}+6)"]))
+    for k, kk, m, mtotal, occ, model in each_kernel(report, meta, cfg["target"], failures, "clang-missing-kernel"):
+        mr = kk["resources"]
+        near = register_edge(mr["vgprs"], mr["agprs"], k["workgroup_size"])
+        if near != kk.get("register_edge", {}).get("near"):
+            failures.append(("register-edge-claim", [f"{kk['name']}: report says near={kk.get('register_edge')}, "
+                                                     f"this checker {near}"]))
+        if near and "at the edge of the register file" not in tilec_err:
+            failures.append(("register-edge-unwarned", [kk["name"]]))
+        if m["private_segment_fixed_size"] != 0 and near:
+            # tilec warned that the kernel may spill: its claim holds; counted, not failed.
+            warned.append(("scratch-at-edge", [f"{kk['name']}: {m['private_segment_fixed_size']} B of scratch "
+                                               f"(agprs {m.get('agpr_count', 0)})"]))
+        elif m["private_segment_fixed_size"] != 0:
+            # A kernel whose accumulators fill the whole AGPR file (256 per lane) is an open class with
+            # reproducers (known-scratch-gemm-*.test); any other scratch is its own class.
+            full = m.get("agpr_count", 0) >= 256
+            failures.append(("scratch-full-agpr-file" if full else "scratch",
+                             [f"{kk['name']}: {m['private_segment_fixed_size']} B of scratch"
+                              + (f" with {m['agpr_count']} AGPRs" if full else "")]))
+        info["clang"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0),
+                                         sgpr=m["sgpr_count"], lds=m["group_segment_fixed_size"], occ=occ,
+                                         model_total=mtotal, model_occ=model, edge=near)
+        if occ != model:
+            failures.append(("occupancy", [f"{kk['name']}: tilec {model}, clang's metadata {occ} (clang vgpr "
+                                           f"{m['vgpr_count']} sgpr {m['sgpr_count']} lds "
+                                           f"{m['group_segment_fixed_size']}; model vgpr+agpr {mtotal} sgpr "
+                                           f"{mr['sgprs']}+6)"]))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -460,7 +468,7 @@ def check_one(cfg, args):
         if report is not None and cfg["target"] == "gfx942" and not args.no_clang:
             clang_checks(cfg, args, workdir, hip, report, failures, info, warned, err)
         if report is not None and cfg["target"] == "gfx950" and args.gfx950_asm:
-            gfx950_oracle.check(args, workdir, hip, report, failures, info, run, occupancy)
+            gfx950_oracle.check(args, workdir, hip, report, failures, info, run, each_kernel)
         if args.emulate_this(cfg):
             emulate(cfg, args, workdir, hip, failures, info)
             result["emulated"] = True

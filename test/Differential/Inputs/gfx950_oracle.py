@@ -6,8 +6,8 @@ import shlex
 import sys
 
 
-def check(args, workdir, hip_path, report, failures, info, run, occupancy):
-    """check.py --gfx950-asm (`run` and `occupancy` are check.py's): the gfx950 configuration's HIP through
+def check(args, workdir, hip_path, report, failures, info, run, each_kernel):
+    """check.py --gfx950-asm (`run` and `each_kernel` are check.py's): the gfx950 configuration's HIP through
     scripts/gfx950/gfx950.py (clang-19 to IR here, the IR to gfx950 assembly by a newer LLVM, usually through a
     --cache filled on another machine; docs/gfx950.md), then the oracles of (c) against that compiler: no scratch
     outside the register edge, the model not under it by more than 10%, the same occupancy (classes gfx950-scratch,
@@ -26,29 +26,19 @@ def check(args, workdir, hip_path, report, failures, info, run, occupancy):
         return
     meta = args.compare_resources.metadata(open(asm).read())
     info["gfx950"] = {}
-    for k in report["kernels"]:
-        for kk in [k] + ([k["unaligned_kernel"]] if "unaligned_kernel" in k else []):
-            m = meta.get(kk["name"])
-            if m is None:
-                failures.append(("gfx950-missing-kernel", [kk["name"]]))
-                continue
-            mr = kk["resources"]
-            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
-            occ = occupancy("gfx950", m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
-                            k["workgroup_size"])
-            model = kk["occupancy"]["waves_per_simd"]
-            scratch = m["private_segment_fixed_size"]
-            info["gfx950"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0), occ=occ,
-                                              model_total=mtotal, model_occ=model, scratch=scratch,
-                                              edge=kk.get("register_edge", {}).get("near", False))
-            if scratch and not info["gfx950"][kk["name"]]["edge"]:
-                failures.append(("gfx950-scratch", [f"{kk['name']}: {scratch} B of scratch (model {mtotal})"]))
-            if m["vgpr_count"] * 100 > mtotal * 110:
-                failures.append(("gfx950-model-under", [f"{kk['name']}: gfx950 compiler {m['vgpr_count']} VGPR+AGPR, "
-                                                        f"model {mtotal}"]))
-            if occ != model:
-                failures.append(("gfx950-occupancy", [f"{kk['name']}: tilec {model}, the gfx950 compiler's "
-                                                      f"{occ} ({m['vgpr_count']} VGPR+AGPR, model {mtotal})"]))
+    for _, kk, m, mtotal, occ, model in each_kernel(report, meta, "gfx950", failures, "gfx950-missing-kernel"):
+        scratch = m["private_segment_fixed_size"]
+        info["gfx950"][kk["name"]] = dict(vgpr=m["vgpr_count"], agpr=m.get("agpr_count", 0), occ=occ,
+                                          model_total=mtotal, model_occ=model, scratch=scratch,
+                                          edge=kk.get("register_edge", {}).get("near", False))
+        if scratch and not info["gfx950"][kk["name"]]["edge"]:
+            failures.append(("gfx950-scratch", [f"{kk['name']}: {scratch} B of scratch (model {mtotal})"]))
+        if m["vgpr_count"] * 100 > mtotal * 110:
+            failures.append(("gfx950-model-under", [f"{kk['name']}: gfx950 compiler {m['vgpr_count']} VGPR+AGPR, "
+                                                    f"model {mtotal}"]))
+        if occ != model:
+            failures.append(("gfx950-occupancy", [f"{kk['name']}: tilec {model}, the gfx950 compiler's "
+                                                  f"{occ} ({m['vgpr_count']} VGPR+AGPR, model {mtotal})"]))
 
 
 def summary_line(accepted):

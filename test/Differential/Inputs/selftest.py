@@ -4,16 +4,22 @@
   numerics: known codes of the four 8-bit float formats (shared/facts/mfma.md, docs/language.md), rounding ties;
   diagnostics: a located, true message passes; a wrong caret, a wrong line echo and false arithmetic are caught;
   gen: the documented examples of docs/language.md ("vec auto" on f16[32, 32] over 256 threads picks 4, f16[60, 64]
-  falls back to vec 1, the default block_raked wave grids).
+  falls back to vec 1, the default block_raked wave grids);
+  gfx950 oracle (gfx950_oracle.py): each of its classes on made-up compiler metadata, with no compiler (the oracle
+  itself runs only where a gfx950 compiler or a filled cache is).
 Prints one line per check and exits 1 if any fails.
 """
 import os
 import sys
+import tempfile
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import diagnostics  # noqa: E402
 import gen  # noqa: E402
 import numerics as nx  # noqa: E402
+import check  # noqa: E402
+import gfx950_oracle  # noqa: E402
 
 failed = 0
 
@@ -64,4 +70,39 @@ expect("vec auto f16[60, 64] / 256", gen.dist("f16", 60, 64, "thread_raked", "au
 expect("block_raked default grids", [gen.wave_grid("block_raked", w, None) for w in (2, 4, 8, 16)],
        [(2, 1), (2, 2), (4, 2), (4, 4)])
 expect("X0 divides 64", gen.tile_problem("f32", 16, 48, "thread_raked", 4, 64, None), "x0-divides-64")
+
+
+def gfx950_classes(model_vgprs, model_occ, asm_vgprs, scratch=0, edge=False, compiled=True):
+    """The failure classes gfx950_oracle.check gives one 256-thread kernel whose model says `model_vgprs` ArchVGPRs
+    (no AGPRs) and `model_occ` waves, when the compiler's metadata says `asm_vgprs` and `scratch` bytes; "missing"
+    when the assembly is not compiled yet."""
+    report = {"kernels": [{"name": "k", "workgroup_size": 256, "resources": {"vgprs": model_vgprs, "agprs": 0},
+                           "occupancy": {"waves_per_simd": model_occ}, "register_edge": {"near": edge}}]}
+    asm = ("amdhsa.kernels:\n  - .agpr_count: 0\n    .group_segment_fixed_size: 0\n    .name:           k\n"
+           f"    .private_segment_fixed_size: {scratch}\n    .sgpr_count: 20\n    .vgpr_count: {asm_vgprs}\n")
+
+    def fake_run(cmd, timeout):  # gfx950.py ir, then gfx950.py asm (fails: not in the cache)
+        if cmd[2] == "asm":
+            if not compiled:
+                return 1, "", "not in the cache"
+            with open(cmd[cmd.index("-o") + 1], "w") as f:
+                f.write(asm)
+        return 0, "", ""
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+    args = types.SimpleNamespace(src=root, clang="clang++-19", gfx950_asm="--cache unused",
+                                 compare_resources=check.load_compare_resources(root))
+    failures, info = [], {}
+    with tempfile.TemporaryDirectory() as work:
+        gfx950_oracle.check(args, work, "k.hip", report, failures, info, fake_run, check.each_kernel)
+    return "missing" if info.get("gfx950") == "missing" else sorted(f[0] for f in failures)
+
+
+# 512 VGPRs per SIMD lane on gfx950: 128 per lane give 4 waves, 120 too (granule 8).
+expect("gfx950 oracle: agree", gfx950_classes(120, 4, 128), [])
+expect("gfx950 oracle: model under", gfx950_classes(100, 4, 128), ["gfx950-model-under"])
+expect("gfx950 oracle: occupancy", gfx950_classes(120, 5, 128), ["gfx950-occupancy"])
+expect("gfx950 oracle: scratch", gfx950_classes(120, 4, 128, scratch=64), ["gfx950-scratch"])
+expect("gfx950 oracle: scratch at the edge", gfx950_classes(120, 4, 128, scratch=64, edge=True), [])
+expect("gfx950 oracle: not compiled yet", gfx950_classes(120, 4, 128, compiled=False), "missing")
 sys.exit(1 if failed else 0)
