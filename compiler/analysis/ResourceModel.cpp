@@ -73,9 +73,12 @@ struct Widest {
 /// one more register per dword, not per byte (measured, VGPR + AGPR of the _unaligned kernel over the vector one:
 /// gemm_i8 +4 with clang-19 for gfx942 and +4 with the gfx950 compiler, gemm_fp8 +0 and +28, where a register per
 /// byte would be +24 and +48).
-/// Three-byte elements (fp6x4) arrive as a byte and a short load each, shifted across dword boundaries: two registers
-/// per element (gemm_mxfp6_gfx950_unaligned with the gfx950 compiler: 256 VGPR + AGPR and 176 B of scratch where
-/// the vector kernel takes 226, i.e. at least 74 more for 2 x 4 accesses of 4 elements).
+/// Three-byte elements (fp6x4) arrive as a byte and a short load each, shifted across dword boundaries: 2 registers
+/// per element. Measured with the gfx950 compiler on the 26 six-bit MX GEMMs of seed 1 of test/Differential
+/// (26 Nov 2026): the _unaligned kernel over the vector one, per element of its element paths, 1.7 to 3.0, median
+/// 2.3; 2.5 would refuse 5 of them for ArchVGPRs the compiler builds without scratch (it moves values to AGPRs at
+/// one wave). Counted as for the other formats, gemm_mxfp6_gfx950_unaligned with K steps of 128 values was 223
+/// VGPR + AGPR against 256 and 176 B of scratch.
 unsigned elementPath(const ir::Kernel &k, const ir::Tensor &t, const Layout &l) {
   if (k.divisible(t.cols, l.vec) && (!t.stride || k.divisible(*t.stride, l.vec))) return 0;
   unsigned packed = registersPerAccess(l.vec, t.dtype);

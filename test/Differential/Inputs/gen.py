@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Random tile kernels for differential testing: copy, elementwise with casts, and MFMA GEMM.
+"""Random tile kernels for differential testing: copy, elementwise with casts, MFMA GEMM, and block-scaled (MX) GEMM
+on gfx950 (fp8/bf8, fp4x2, fp6x4/bf6x4 operands with E8M0 scales; legal by construction, docs/mx.md).
 
 Each configuration is a dict (JSON-serialisable) holding the `.tile` source and a description that the checker
 (check.py) uses without looking at tilec's code: the tensors (dtype, extents, which are read and written), the scalars
@@ -15,6 +16,16 @@ import random
 import sys
 
 BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "i32": 4, "fp8": 1, "bf8": 1}
+# The storage of MX operands and scales: only MX GEMMs (gen_mx) use them; tile_problem sizes them too.
+MX_BYTES = {"fp4x2": 1, "fp6x4": 3, "bf6x4": 3, "e8m0": 1}
+SIZE = {**BYTES, **MX_BYTES}
+# MX operand dtypes (docs/mx.md): K values per element, the fragment run's bytes (a lane's LDS read: 16 K values of
+# an 8-bit format, 32 of fp4 in 16 bytes, 32 of a 6-bit format in 24), and the one vec of the 16-byte rule.
+MX_DTYPES = {"fp8": dict(values=1, run=16, vec=16), "bf8": dict(values=1, run=16, vec=16),
+             "fp4x2": dict(values=2, run=16, vec=16), "fp6x4": dict(values=4, run=24, vec=4),
+             "bf6x4": dict(values=4, run=24, vec=4)}
+# The scaled MFMAs: block R x R, K values per instruction.
+MX_INSTR = {"v_mfma_scale_f32_32x32x64_f8f6f4": dict(r=32, k=64), "v_mfma_scale_f32_16x16x128_f8f6f4": dict(r=16, k=128)}
 FLOAT = ("f32", "f16", "bf16")
 INT = ("i8", "i32")
 F8 = ("fp8", "bf8")
@@ -69,7 +80,7 @@ def tile_problem(dtype, rows, cols, pattern, vec, wg, waves_decl):
         return "wave-grid"
     if vec & (vec - 1) or vec < 1:
         return "vec-pow2"
-    if vec * BYTES[dtype] > 16:
+    if vec * SIZE[dtype] > 16:
         return "16-byte"
     if rows % wy or cols % wx:
         return "rows-waves"
@@ -85,7 +96,7 @@ def tile_problem(dtype, rows, cols, pattern, vec, wg, waves_decl):
     if h % lrows:
         return "band-L"
     r = h // lrows
-    if r * ceil_div(vec * BYTES[dtype], 4) > 256:
+    if r * ceil_div(vec * SIZE[dtype], 4) > 256:
         return "tile-vgprs"
     return None
 
@@ -396,6 +407,74 @@ def gen_gemm(rng, cfg):
                predict=dict(problems=problems, candidates=cands, aligned=aligned, lds=lds))
 
 
+def gen_mx(rng, cfg):
+    """A block-scaled GEMM on gfx950, legal by construction: C = (A scaled) x (B scaled), one E8M0 scale per 32 K
+    values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit); B given N x K
+    (K x N only for 8-bit operands, which tilec stores transposed in LDS)."""
+    fam = rng.choice(["8", "8", "4", "6", "6"])
+    if fam == "8":
+        da, db = rng.choice(F8), rng.choice(F8)
+    elif fam == "4":
+        da = db = "fp4x2"
+    else:
+        da, db = rng.choice(["fp6x4", "bf6x4"]), rng.choice(["fp6x4", "bf6x4"])
+    mx = MX_DTYPES[da]
+    for _ in range(200):
+        instr = rng.choice(list(MX_INSTR))
+        r, kins = MX_INSTR[instr]["r"], MX_INSTR[instr]["k"]
+        wg = rng.choice([64, 128, 256, 256])
+        w = wg // 64
+        bm, bn = rng.choice([32, 64, 64, 128]), rng.choice([32, 64, 64, 128])
+        wy = rng.choice([d for d in range(1, w + 1) if w % d == 0])
+        wx = w // wy
+        if bm % (wy * r) or bn % (wx * r) or (bm // wy) * (bn // wx) // 64 > 128:
+            continue
+        bk = kins * rng.choice([1, 2]) // mx["values"]  # K step in columns of the dtypes
+        esz = SIZE[da]
+        pads = [p for p in (0, 4, 8, 16) if ((bk + p) * esz) % mx["run"] == 0]
+        if not pads:
+            continue
+        pad = rng.choice(pads)
+        bnk = True if fam != "8" else rng.random() < 0.7
+        b_shape = (bn, bk) if bnk else (bk, bn)
+        pa, wa = pick_pattern(rng, wg)
+        pb, wb = pick_pattern(rng, wg)
+        if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mx["vec"], wg, wb)[1]:
+            continue
+        if (bm + bn) * (bk + pad) * esz * 2 > LDS_BYTES["gfx950"]:
+            continue
+        break
+    else:
+        raise RuntimeError("no legal MX configuration found")
+    epi = rng.choice(["plain", "plain", "scale_f32"])
+    scalars = [dict(name="alpha", dtype="f32")] if epi == "scale_f32" else []
+    a_dims, b_dims = ["M", "K"], (["N", "K"] if bnk else ["K", "N"])
+
+    def tdecl(name, dt, shape, p, wv):
+        wt = f" waves [{wv[0]}, {wv[1]}]" if wv else ""
+        return f"  tile {name}: {dt}[{shape[0]}, {shape[1]}] {p}{wt} vec {mx['vec']};"
+    params = [f"A: global {da}[M, K]", f"B: global {db}[{b_dims[0]}, {b_dims[1]}]", "SA: global e8m0[M, KS]",
+              "SB: global e8m0[N, KS]", "C: global f32[M, N]"] + [f"{x['name']}: {x['dtype']}" for x in scalars]
+    body = [f"  workgroup {wg};", f"  grid over C tile [{bm}, {bn}];",
+            f"  lds  sA: {da}[{bm}, {bk}] pad {pad};", f"  lds  sB: {db}[{b_shape[0]}, {b_shape[1]}] pad {pad};",
+            tdecl("a", da, (bm, bk), pa, wa), tdecl("b", db, b_shape, pb, wb),
+            f"  acc  c: f32[{bm}, {bn}] mfma {instr} waves [{wy}, {wx}];",
+            f"  for k in 0 .. K step {bk} {{", "    a = load A[block.row, k];",
+            "    b = load B[block.col, k];" if bnk else "    b = load B[k, block.col];",
+            "    sA = a;", "    sB = b;", "    barrier;",
+            f"    c += mma(sA, {'transpose(sB)' if bnk else 'sB'}, scale_a = SA, scale_b = SB);", "    barrier;", "  }",
+            f"  store C[block] = {'c * alpha' if scalars else 'c'};"]
+    src = f"target gfx950;\n\nkernel {cfg['name']}({', '.join(params)}) {{\n" + "\n".join(body) + "\n}\n"
+    tensors = [dict(name="A", dtype=da, dims=a_dims, role="in"), dict(name="B", dtype=db, dims=b_dims, role="in"),
+               dict(name="SA", dtype="e8m0", dims=["M", "KS"], role="in"),
+               dict(name="SB", dtype="e8m0", dims=["N", "KS"], role="in"),
+               dict(name="C", dtype="f32", dims=["M", "N"], role="out")]
+    cfg.update(source=src, tensors=tensors, scalars=scalars, assumes={}, block=[bm, bn], grid="C", workgroup=wg,
+               compute=dict(op="mx", da=da, db=db, acc="f32", out="f32", epi=epi, bnk=bnk, bk=bk, instr=instr,
+                            values=mx["values"], step_k=kins),
+               predict=dict(problems=[]))
+
+
 def dim_order(cfg):
     """Dimension symbols in order of first appearance in the parameter list (the launcher's order)."""
     order = []
@@ -414,6 +493,11 @@ def generate(seed, index):
     keep_illegal = rng.random() < 0.25
     for _ in range(40):
         cfg = dict(name=f"k{index:04d}", index=index, seed=seed, kind=kind, target=target)
+        if kind == "gemm" and target == "gfx950" and random.Random(f"{seed}-{index}-mx").random() < 0.4:
+            # A separate stream: the other configurations of a seed stay what they were before MX was added.
+            kind = cfg["kind"] = "mx"
+            gen_mx(random.Random(f"{seed}-{index}-mx-config"), cfg)
+            break
         if kind == "gemm":
             gen_gemm(rng, cfg)
         else:
@@ -421,7 +505,8 @@ def generate(seed, index):
         if keep_illegal or not cfg["predict"]["problems"]:
             break
     # Tensors in parameter order (as written in the source).
-    order = {"copy": ["X", "Y"], "elementwise": ["X", "Z", "Y"], "gemm": ["A", "B", "C"]}[kind]
+    order = {"copy": ["X", "Y"], "elementwise": ["X", "Z", "Y"], "gemm": ["A", "B", "C"],
+             "mx": ["A", "B", "SA", "SB", "C"]}[kind]
     cfg["tensors_in_param_order"] = [t for n in order for t in cfg["tensors"] if t["name"] == n]
     cfg["dims"] = dim_order(cfg)
     return cfg

@@ -176,3 +176,46 @@ def ulp(x, dt, target):
         m, emin = m_bits + 1, 1 - bias
     e = max(math.frexp(a)[1] - 1, emin) if a > 0 else emin
     return 2.0 ** (e - m + 1)
+
+
+# --- The MX element formats of gfx950's scaled MFMA (OCP MX specification; docs/mx.md) ---
+
+# (exponent bits, mantissa bits) of the 4- and 6-bit formats; none has infinities or NaN.
+MX_SMALL = {"fp4x2": (2, 1), "fp6x4": (2, 3), "bf6x4": (3, 2)}
+
+
+def mx_value(code, dt):
+    """The value of one element code of an MX operand dtype: fp8/bf8 as OCP E4M3FN / E5M2; fp4 (E2M1), fp6 (E2M3) and
+    bf6 (E3M2) from their fields, bias 2^(e-1) - 1, exponent 0 subnormal."""
+    if dt in ("fp8", "bf8"):
+        return f8_decode(code, F8_FORMATS[(dt, "gfx950")])
+    e, m = MX_SMALL[dt]
+    bias = (1 << (e - 1)) - 1
+    sign = -1.0 if code >> (e + m) & 1 else 1.0
+    exp, man = code >> m & ((1 << e) - 1), code & ((1 << m) - 1)
+    if exp == 0:
+        return sign * math.ldexp(man, 1 - bias - m)
+    return sign * math.ldexp((1 << m) | man, exp - bias - m)
+
+
+def mx_random_code(rng, dt):
+    """A random code of a finite value."""
+    bits = 8 if dt in ("fp8", "bf8") else 1 + sum(MX_SMALL[dt])
+    while True:
+        c = rng.randrange(1 << bits)
+        if math.isfinite(mx_value(c, dt)):
+            return c
+
+
+def mx_pack(codes, dt):
+    """Codes in K order as the tensor's bytes: fp8/bf8 one per byte; fp4x2 two per byte, the even K value in the low
+    nibble; fp6x4/bf6x4 four per 3 bytes, value e of a group at bits 6e .. 6e + 5 of its little-endian 24 bits."""
+    if dt in ("fp8", "bf8"):
+        return bytes(codes)
+    if dt == "fp4x2":
+        return bytes(codes[i] | codes[i + 1] << 4 for i in range(0, len(codes), 2))
+    out = bytearray()
+    for i in range(0, len(codes), 4):
+        word = codes[i] | codes[i + 1] << 6 | codes[i + 2] << 12 | codes[i + 3] << 18
+        out += word.to_bytes(3, "little")
+    return bytes(out)
