@@ -94,7 +94,7 @@ std::vector<AlignmentCheck> tilec::alignmentChecks(const std::vector<AccessPlan>
   for (const AccessPlan &p : plans) {
     if (p.vec == 1) continue;
     bool seen = llvm::any_of(out, [&](const AlignmentCheck &c) { return c.tensor == p.tensor && c.vec == p.vec; });
-    if (!seen) out.push_back({p.tensor, p.vec, p.bytes, !p.alignedAtCompileTime});
+    if (!seen) out.push_back({p.tensor, p.vec, accessAlignment(p.bytes), !p.alignedAtCompileTime});
   }
   return out;
 }

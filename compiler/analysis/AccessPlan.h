@@ -33,7 +33,8 @@ struct AccessPlan {
 /// Every distinct (tensor, vec, direction) access of a kernel, in program order.
 std::vector<AccessPlan> planAccesses(const ir::Kernel &kernel);
 
-/// One condition a kernel's vector accesses rely on: `tensor`'s base pointer aligned to `bytes` and, when `rows` is
+/// One condition a kernel's vector accesses rely on: `tensor`'s base pointer aligned to `bytes` (the access's size, a
+/// dword for a 12-byte one: accessAlignment) and, when `rows` is
 /// set, its column extent a multiple of `vec`, which is only known at run time (tilec::rows_aligned<vec> checks both).
 struct AlignmentCheck {
   const ir::Tensor *tensor;

@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <numeric>
 
 using namespace tilec;
 using llvm::formatv;
@@ -70,21 +71,27 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; into a transposed
   // buffer, each column's run of consecutive rows of the lane (LdsBuffer::transposedRun; 1: element by element).
   unsigned run = b.transposedRun(l);
+  // `pitch` may be a trial pad's, not the buffer's: the chunk is computed for it.
   unsigned chunk = b.transposed ? run : l.vec;
-  while (!b.transposed && chunk > 1 && (pitch * size) % (chunk * size) != 0) chunk /= 2;
+  while (!b.transposed && chunk > 1 && ((pitch * size) % (chunk * size) != 0 || !isWholeAccess(chunk * size)))
+    chunk /= 2;
   unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
+  // A 12-byte write (vec 4 of a 3-byte element) reaches the banks as three dwords (ds_write2_b32 and ds_write_b32 in
+  // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test).
+  unsigned pieces = chunk * size == 12 ? 3 : 1, pieceBytes = chunk * size / pieces;
   std::vector<LdsLaneAccess> out;
   for (unsigned i = 0; i < l.rowsPerLane; i += b.transposed ? run : 1)
-    for (unsigned part = 0; part < perAccess; ++part) {
-      LdsLaneAccess a{true, chunk * size, std::vector<std::optional<uint64_t>>(l.waveSize)};
-      for (unsigned lane = 0; lane < l.waveSize; ++lane) {
-        uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
-        uint64_t element = b.transposed ? b.placedRow(col + part) * pitch + row
-                                        : b.placedRow(row) * pitch + col + part * chunk;
-        a.addr[lane] = element * size;
+    for (unsigned part = 0; part < perAccess; ++part)
+      for (unsigned piece = 0; piece < pieces; ++piece) {
+        LdsLaneAccess a{true, pieceBytes, std::vector<std::optional<uint64_t>>(l.waveSize)};
+        for (unsigned lane = 0; lane < l.waveSize; ++lane) {
+          uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
+          uint64_t element = b.transposed ? b.placedRow(col + part) * pitch + row
+                                          : b.placedRow(row) * pitch + col + part * chunk;
+          a.addr[lane] = element * size + piece * pieceBytes;
+        }
+        out.push_back(std::move(a));
       }
-      out.push_back(std::move(a));
-    }
   return out;
 }
 
@@ -116,7 +123,7 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   }
   // One read per run of kRun() K values: run h of lane group g starts at K kk + kRun (g + G h) (one run: h = 0). The
   // 24-byte run of a 6-bit format is three 8-byte reads (tilec::lds_load_run24).
-  unsigned run = ins.kRun(), pieces = run * size == 24 ? 3 : 1, pieceBytes = run * size / pieces;
+  unsigned run = ins.kRun(), pieces = ins.ldsReadsPerRun(), pieceBytes = run * size / pieces;
   for (unsigned kk = 0; kk < m.k; kk += ins.k)
     for (unsigned block = 0; block < blocks; ++block)
       for (unsigned h = 0; h < ins.readsPerFragment(); ++h)
@@ -302,7 +309,10 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
     if (!worst) continue;
     auto [cycles, ideal] = bufferCycles(kernel, target, i, pads);
     // The smallest pad with the fewest cycles; one bank row of the widest bank set covers every distinct pattern.
-    unsigned size = sizeOf(b.dtype), span = 64 * target.ldsBankBytes / size;
+    // Pads past 64 banks of bytes repeat a pattern: 64 x bank bytes / gcd(size, that) pads cover them all (a 3-byte
+    // element's 256 pads, not 256 / 3).
+    unsigned size = sizeOf(b.dtype), bankRow = 64 * target.ldsBankBytes,
+             span = bankRow / std::gcd(size, bankRow);
     unsigned bestPad = b.pad, bestCycles = cycles, bestIdeal = ideal;
     for (unsigned pad = 0; pad < span; ++pad) {
       if (pad == b.pad || !padAllowed(kernel, target, b, pad)) continue;

@@ -32,8 +32,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
   line(depth + 1) << formatv("const int col = {0};\n", p.col);
   // The widest chunk of the access whose LDS address stays aligned from row to row.
-  unsigned chunk = b.transposed ? 1 : l.vec;
-  while (chunk > 1 && (b.pitch() * sizeOf(b.dtype)) % (chunk * sizeOf(b.dtype)) != 0) chunk /= 2;
+  unsigned chunk = b.transposed ? 1 : b.writeChunk(l.vec);
   if (chunk == l.vec && !b.transposed) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
                                lds(b, true), b.pitch(), w.src->name);
@@ -138,7 +137,7 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
       // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
       // 24-byte run of a 6-bit format as three 8-byte reads.
       std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
-      value = sizeOf(buf.dtype) == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
+      value = ins.ldsReadsPerRun() == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
               : ins.readsPerFragment() == 2
                   ? formatv("tilec::concat({0}), {0} + {1}))", run, ins.kGroups() * ins.kRun()).str()
                   : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();

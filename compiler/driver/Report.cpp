@@ -117,10 +117,11 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
                                         "row per load, each just before the store of the same values\n",
                    p.viaAcc->name, accesses * ((p.bytes + 3) / 4)).str();
   if (p.vec == 1) return out + "      one element per access\n";
+  const unsigned align = accessAlignment(p.bytes); // a 12-byte access (dwordx3) needs a dword
   if (p.alignedAtCompileTime && p.tensor->stride) {
     return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 and {3} % {2} == 0 (the row stride) are known "
-                         "or assumed; the launcher checks that {4} is {0}-byte aligned\n", p.bytes, cols, p.vec,
-                         extentText(*p.tensor->stride), p.tensor->name).str();
+                         "or assumed; the launcher checks that {4} is {5}-byte aligned\n", p.bytes, cols, p.vec,
+                         extentText(*p.tensor->stride), p.tensor->name, align).str();
   }
   if (p.alignedAtCompileTime) {
     bool assumed = p.tensor->cols.isSymbol();
@@ -129,26 +130,27 @@ std::string accessText(const ir::Kernel &k, const AccessPlan &p) {
     return out + formatv("      always {0}-byte accesses: {1} % {2} == 0 {3}{4}\n", p.bytes, cols, p.vec,
                          !assumed ? "is known" : exactly ? "is assumed" : "follows from the assumptions",
                          assumed ? formatv("; the launcher checks that {0} is {1}-byte aligned", p.tensor->name,
-                                           p.bytes).str()
+                                           align).str()
                                  : "").str();
   }
   if (p.tensor->stride) {
     // Rows `stride` elements apart start on vector boundaries only when the stride is a multiple of vec too.
     std::string stride = extentText(*p.tensor->stride);
     return out + formatv("      {0}-byte accesses when {1} % {2} == 0, {3} % {2} == 0 (the row stride) and {4} is "
-                         "{0}-byte aligned (the launcher checks); otherwise the _unaligned kernel runs: {0}-byte "
+                         "{6}-byte aligned (the launcher checks); otherwise the _unaligned kernel runs: {0}-byte "
                          "accesses that need only element alignment, element by element across row ends{5}\n",
                          p.bytes, cols, p.vec, stride, p.tensor->name,
                          p.tensor->cols.isSymbol() && p.tensor->stride->isSymbol()
                              ? formatv("; 'assume {0} % {1} == 0;' and 'assume {2} % {1} == 0;' drop this condition",
                                        cols, p.vec, stride).str()
-                             : "").str();
+                             : "",
+                         align).str();
   }
-  return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {0}-byte aligned (the launcher checks); "
+  return out + formatv("      {0}-byte accesses when {1} % {2} == 0 and {3} is {5}-byte aligned (the launcher checks); "
                        "otherwise the _unaligned kernel runs: {0}-byte accesses that need only element alignment, "
                        "element by element across {4}; 'assume {1} % {2} == 0;' drops this condition\n",
                        p.bytes, cols, p.vec, p.tensor->name,
-                       p.tensor->rank == 1 ? "the end of the tensor" : "row ends").str();
+                       p.tensor->rank == 1 ? "the end of the tensor" : "row ends", align).str();
 }
 
 /// "resources": {...} of an estimate, with its items, as an attribute of the current JSON object.

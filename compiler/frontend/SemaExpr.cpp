@@ -365,7 +365,7 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
                                    "vec {6} or load into {7} {0} tile first",
                                    name(tensor->dtype), tensor->name, context->vec, sizeOf(tensor->dtype),
                                    context->vec * sizeOf(tensor->dtype), target.maxBytesPerLaneAccess,
-                                   target.maxBytesPerLaneAccess / sizeOf(tensor->dtype),
+                                   llvm::bit_floor(target.maxBytesPerLaneAccess / sizeOf(tensor->dtype)),
                                    name(tensor->dtype).front() == 'b' ? "a" : "an"));
       return {};
     }

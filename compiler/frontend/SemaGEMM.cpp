@@ -287,9 +287,9 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   for (ir::LdsBuffer *l : {&a, &b}) {
     unsigned fragment = fragmentBytes(ins, l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
     if (rowBytes % fragment != 0) {
-      diags.error(l->loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) break the {6}-byte "
-                                  "alignment of {7}'s fragment reads; choose a pad that keeps {1} + pad a multiple "
-                                  "of {8}",
+      diags.error(l->loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) are not a multiple of "
+                                  "the {6}-byte fragment reads of {7}, which then lose their alignment; choose a pad "
+                                  "that keeps {1} + pad a multiple of {8}",
                                   l->name, l->storedCols(), l->pad, l->pitch(), name(l->dtype), rowBytes, fragment,
                                   ins.name, ins.kRun()));
       return nullptr;

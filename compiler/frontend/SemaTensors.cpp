@@ -227,8 +227,9 @@ std::optional<Layout> KernelSema::oneDLayout(const ast::TileDecl &t, DType dt) {
   unsigned size = sizeOf(dt), widest = 1; // the widest power-of-two vec one access moves
   while (widest * 2 * size <= target.maxBytesPerLaneAccess) widest *= 2;
   unsigned vec = t.vec ? static_cast<unsigned>(t.vec->value) : widest;
-  if (!t.vec) // vec auto: the widest vec whose steps of a workgroup divide the tile
-    while (vec > 1 && x % (int64_t(waves) * lanes * vec) != 0) vec /= 2;
+  if (!t.vec) // vec auto: the widest vec whose steps of a workgroup divide the tile, down to the narrowest access
+    while (vec > narrowestWholeVec(size, target.maxBytesPerLaneAccess) && x % (int64_t(waves) * lanes * vec) != 0)
+      vec /= 2;
   if (vec == 0 || (vec & (vec - 1)) != 0) {
     diags.error(t.vecRange, formatv("tile '{0}': vec {1} is not a power of two; one lane moves 1, 2, 4, 8 or 16 "
                                     "elements", t.name.name, vec));

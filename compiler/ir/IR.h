@@ -119,9 +119,17 @@ struct LdsBuffer {
     if (!transposed || src.pattern != Pattern::ThreadRaked) return 1;
     unsigned size = sizeOf(dtype), run = 1;
     while (src.rowsPerLane % (run * 2) == 0 && src.subRows % (run * 2) == 0 && (pitch() * size) % (run * 2 * size) == 0 &&
-           run * 2 * size <= 16)
+           run * 2 * size <= 16 && isWholeAccess(run * 2 * size))
       run *= 2;
     return run;
+  }
+  /// The elements of one LDS write of a `vec`-element access into this (untransposed) buffer: the widest part of it
+  /// whose address stays aligned from row to row and that is one access (1: element by element; a 3-byte element
+  /// writes 4 at a time or one).
+  unsigned writeChunk(unsigned vec) const {
+    unsigned size = sizeOf(dtype), chunk = vec;
+    while (chunk > 1 && ((pitch() * size) % (chunk * size) != 0 || !isWholeAccess(chunk * size))) chunk /= 2;
+    return chunk;
   }
 };
 

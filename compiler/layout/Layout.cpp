@@ -79,16 +79,7 @@ std::optional<WaveGrid> solveWaveGrid(const LayoutRequest &req, std::vector<Layo
   return grid;
 }
 
-/// One lane's access moves 1, 2, 4, 8 or 16 bytes (byte, short, dword .. dwordx4) or 12 (dwordx3, the vec 4 of a
-/// 3-byte element such as fp6x4); a vec of 3-byte elements that moves 3 or 6 bytes is no single access.
-bool isWholeAccess(uint64_t bytes) { return llvm::isPowerOf2_64(bytes) || bytes == 12; }
-
-/// The narrowest vec that is one access: 1, or 4 for a 3-byte element.
-unsigned smallestVec(const LayoutRequest &req) {
-  unsigned v = 1;
-  while (!isWholeAccess(uint64_t(v) * req.elemBytes) && v * req.elemBytes < req.maxAccessBytes) v *= 2;
-  return v;
-}
+unsigned smallestVec(const LayoutRequest &req) { return narrowestWholeVec(req.elemBytes, req.maxAccessBytes); }
 
 /// The problems of one candidate vec on a given wave grid; empty when it is legal. `hint` names the fix.
 std::vector<LayoutProblem> checkVec(const LayoutRequest &req, WaveGrid grid, unsigned vec) {
@@ -260,3 +251,13 @@ bool Layout::sameMapping(const Layout &o) const {
   return pattern == o.pattern || (rowsPerLane == 1 && o.rowsPerLane == 1) || (laneRows == 1 && o.laneRows == 1) ||
          (pattern != Pattern::ThreadRaked && o.pattern != Pattern::ThreadRaked);
 }
+
+bool tilec::isWholeAccess(uint64_t bytes) { return llvm::isPowerOf2_64(bytes) || bytes == 12; }
+
+unsigned tilec::narrowestWholeVec(unsigned elemBytes, unsigned maxAccessBytes) {
+  unsigned v = 1;
+  while (!isWholeAccess(uint64_t(v) * elemBytes) && v * elemBytes < maxAccessBytes) v *= 2;
+  return v;
+}
+
+unsigned tilec::accessAlignment(unsigned bytes) { return llvm::isPowerOf2_32(bytes) ? bytes : 4; }

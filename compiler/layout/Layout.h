@@ -84,6 +84,14 @@ std::optional<Layout> solveLayout(const LayoutRequest &request, std::vector<Layo
 /// The vec that `vec auto` picks for `request` (its own vec ignored), or 0 when no vec is legal.
 unsigned widestLegalVec(const LayoutRequest &request);
 
+/// One lane's access moves 1, 2, 4, 8 or 16 bytes (byte, short, dword .. dwordx4) or 12 (dwordx3, the vec 4 of a
+/// 3-byte element such as fp6x4); a vec of 3-byte elements that moves 3 or 6 bytes is no single access.
+bool isWholeAccess(uint64_t bytes);
+/// The narrowest vec of `elemBytes`-byte elements that is one access: 1, or 4 for a 3-byte element.
+unsigned narrowestWholeVec(unsigned elemBytes, unsigned maxAccessBytes);
+/// The alignment an access of `bytes` needs: its size, or a dword for the 12-byte dwordx3.
+unsigned accessAlignment(unsigned bytes);
+
 /// The wave grid block_raked uses when `waves [..]` is not given: Wx the largest divisor of W with Wx*Wx <= W.
 std::pair<unsigned, unsigned> defaultWaveGrid(unsigned waves);
 

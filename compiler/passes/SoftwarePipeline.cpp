@@ -137,7 +137,7 @@ private:
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
     // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
-    unsigned reads = ins.readsPerFragment() * ins.ldsReadsPerRun();
+    unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun();
     s.fragmentReads = kSteps * reads * rows +
                       kSteps * cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues() : reads);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();

@@ -45,9 +45,12 @@ struct MFMAInstr {
   /// Consecutive K values of one fragment read, and the reads of one fragment.
   unsigned kRun() const { return chunk ? chunk : kPerLane; }
   unsigned readsPerFragment() const { return kPerLane / kRun(); }
-  /// LDS read instructions per run: 1 (a run is at most 16 bytes), 3 for the 24-byte run of a 6-bit format (three
-  /// ds_read_b64: it starts only 8-byte aligned).
+  /// LDS reads tilec emits per run: 1 (a run is at most 16 bytes), 3 for the 24-byte run of a 6-bit format (three
+  /// 8-byte reads: it starts only 8-byte aligned).
   unsigned ldsReadsPerRun() const { return kRun() * sizeOf(a) == 24 ? 3 : 1; }
+  /// The LDS read instructions they become: the gfx950 compiler pairs two of the three 8-byte reads into a
+  /// ds_read2_b64 (test/ISA/gfx950-mx-gemm.test), so 2 for the 24-byte run.
+  unsigned ldsReadInstructionsPerRun() const { return ldsReadsPerRun() == 3 ? 2 : 1; }
   /// VGPRs of one A or B operand: the scaled builtins take 8 dwords whatever the format (fp4's 16 bytes in the
   /// low half).
   unsigned operandDwords() const { return scaled ? 8 : (kPerLane * sizeOf(a) + 3) / 4; }

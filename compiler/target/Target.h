@@ -100,7 +100,8 @@ struct Target {
   bool hasLdsTransposeRead(unsigned bytes) const {
     return (bytes == 2 && ldsTransposeRead16) || (bytes == 1 && ldsTransposeRead8);
   }
-  /// Whether one buffer load moves `bytes` per lane: buffer_load_dword, _dwordx2 and _dwordx4 (tilec::buffer_load).
+  /// Whether one buffer load moves `bytes` per lane: buffer_load_dword, _dwordx2, _dwordx3 and _dwordx4
+  /// (tilec::buffer_load).
   static bool hasBufferLoad(unsigned bytes) { return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16; }
   /// The transposing LDS read's name for elements of `bytes` bytes (1 or 2).
   static const char *ldsTransposeReadName(unsigned bytes) {

@@ -444,7 +444,8 @@ TEST(MFMATest, ScaledLayoutsPartitionTheOperands) {
   EXPECT_EQ(v->codeA, 2u);
   EXPECT_EQ(v->codeB, 3u);
   EXPECT_EQ(v->macs(), 32u * 32u * 64u);
-  EXPECT_EQ(v->ldsReadsPerRun(), 3u); // 24 bytes, 8-byte aligned: three ds_read_b64
+  EXPECT_EQ(v->ldsReadsPerRun(), 3u); // 24 bytes, 8-byte aligned: three 8-byte reads
+  EXPECT_EQ(v->ldsReadInstructionsPerRun(), 2u); // a ds_read2_b64 and a ds_read_b64
   v = scaledVariant(s16, DType::BF6X4, DType::BF6X4);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->k, 32u);

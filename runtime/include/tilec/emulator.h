@@ -169,6 +169,7 @@ inline void check_global(const void *p, size_t bytes, bool isStore, size_t align
   }
   // Vector accesses of power-of-two size must be aligned to it (a vector register load of 16 bytes, say).
   if (align == 0 && (bytes & (bytes - 1)) == 0) align = bytes;
+  if (align == 0 && bytes == 12) align = 4; // dwordx3 (four fp6x4) needs a dword
   if (align > 1 && a % align != 0)
     fail("misaligned " + std::to_string(bytes) + "-byte " + kind + " at " + hex(p) + " (address % " +
          std::to_string(align) + " = " + std::to_string(a % align) + ")");
@@ -270,16 +271,18 @@ inline void fiber_entry() {
 /// Runs one workgroup to completion; false when it failed (the error is already reported).
 /// Records an LDS write; checks that an LDS read only reads bytes this workgroup wrote (on request).
 /// Checks one LDS access of `bytes` at byte `offset` of an LDS array of `size` bytes (16-byte aligned): inside it,
-/// and at an offset that is a multiple of the access size (power-of-two sizes), as vector LDS reads and writes need.
+/// and at an offset that is a multiple of the access size (power-of-two sizes; a dword for 12 bytes, four fp6x4), as
+/// vector LDS reads and writes need.
 inline void check_lds(const void *array, size_t size, long offset, size_t bytes, bool isStore) {
   const char *kind = isStore ? "store" : "load";
   if (offset < 0 || static_cast<unsigned long>(offset) + bytes > size)
     fail("out-of-bounds " + std::to_string(bytes) + "-byte LDS " + kind + " at byte offset " + std::to_string(offset) +
          " of a " + std::to_string(size) + "-byte LDS array at " + hex(array));
-  if ((bytes & (bytes - 1)) == 0 && offset % static_cast<long>(bytes) != 0)
+  const long align = (bytes & (bytes - 1)) == 0 ? static_cast<long>(bytes) : bytes == 12 ? 4 : 1;
+  if (offset % align != 0)
     fail("misaligned " + std::to_string(bytes) + "-byte LDS " + kind + " at byte offset " + std::to_string(offset) +
-         " of an LDS array at " + hex(array) + " (offset % " + std::to_string(bytes) + " = " +
-         std::to_string(offset % static_cast<long>(bytes)) + ")");
+         " of an LDS array at " + hex(array) + " (offset % " + std::to_string(align) + " = " +
+         std::to_string(offset % align) + ")");
 }
 
 inline void note_lds(const void *p, size_t bytes, bool isStore) {

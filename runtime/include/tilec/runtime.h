@@ -299,10 +299,13 @@ template <int From, int Mask, int Shift> TILEC_DEVICE constexpr int swizzled_row
   return r ^ (((r >> From) & Mask) << Shift);
 }
 
+/// The alignment an access of `bytes` needs: its size, or a dword for the 12 bytes of dwordx3 (four fp6x4).
+constexpr std::size_t access_alignment(std::size_t bytes) { return (bytes & (bytes - 1)) == 0 ? bytes : 4; }
+
 /// True when every row of a tensor with `cols` columns starting at `base` begins on an N-element vector boundary,
 /// so N-element accesses at columns that are multiples of N are aligned. Host code: the launcher's choice of kernel.
 template <int N, typename T> inline bool rows_aligned(const T *base, int cols) {
-  return cols % N == 0 && reinterpret_cast<std::uintptr_t>(base) % (N * sizeof(T)) == 0;
+  return cols % N == 0 && reinterpret_cast<std::uintptr_t>(base) % access_alignment(N * sizeof(T)) == 0;
 }
 /// The same for rows `stride` elements apart (`stride lda`): every row starts on a boundary of N elements.
 template <int N, typename T> inline bool rows_aligned(const T *base, int cols, int stride) {

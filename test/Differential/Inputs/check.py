@@ -36,6 +36,7 @@ import gen  # noqa: E402
 import numerics as nx  # noqa: E402
 from diagnostics import check_format, classify  # noqa: E402
 import gfx950_oracle  # noqa: E402
+import mx_oracle  # noqa: E402
 
 CTYPE = {"f32": "float", "f16": "_Float16", "bf16": "__bf16", "i8": "signed char", "i32": "int",
          "fp8": "unsigned char", "bf8": "unsigned char", "fp4x2": "unsigned char", "e8m0": "unsigned char",
@@ -181,7 +182,7 @@ def reference(cfg, ins, dims):
     alpha = cfg["scalars"][0]["value"] if cfg["scalars"] else None
     want, tol = [], []
     if c["op"] == "mx":
-        return mx_reference(c, ins, rows, cols, alpha, target)
+        return mx_oracle.reference(c, ins, rows, cols, alpha, target)
     if c["op"] == "gemm":
         kdim = extent(dims, cfg["tensors"][0]["dims"][1])
         A, B = ins["A"], ins["B"]
@@ -221,47 +222,6 @@ def reference(cfg, ins, dims):
     return want, tol
 
 
-def mx_reference(c, ins, rows, cols, alpha, target):
-    """An MX GEMM (docs/mx.md): D[i][j] = sum over K blocks b of 2^(SA[i][b] - 127) 2^(SB[j][b] - 127) times the
-    block's products of A's and B's values (numerics.mx_value), in double. Each scaled MFMA rounds its K step's exact
-    sum to f32 once, so the bound allows a rounding per instruction of the sum's magnitude."""
-    A, B, SA, SB = ins["A"], ins["B"], ins["SA"], ins["SB"]  # A, B: values per K value; scales: codes
-    kv = len(A) // rows
-    ks = -(-kv // 32)
-    steps = -(-kv // c["step_k"])
-    want, tol = [], []
-    for i in range(rows):
-        for j in range(cols):
-            terms = []
-            for blk in range(ks):
-                scale = 2.0 ** (SA[i * ks + blk] - 127 + SB[j * ks + blk] - 127)
-                for k in range(32 * blk, min(32 * blk + 32, kv)):
-                    b = B[j * kv + k] if c["bnk"] else B[k * cols + j]
-                    terms.append(A[i * kv + k] * b * scale)
-            acc = math.fsum(terms)
-            bound = steps * 2.0 ** -23 * math.fsum(map(abs, terms)) + 1e-30
-            if c["epi"] == "scale_f32":
-                acc, bound = acc * alpha, bound * abs(alpha) + nx.ulp(acc * alpha, "f32", target)
-            want.append(acc)
-            tol.append(bound)
-    return want, tol
-
-
-def mx_inputs(cfg, rng, t, rows, cols):
-    """Random codes of one MX GEMM input: (the values the reference uses, the bytes the kernel reads). A and B hold
-    finite element codes (values per K value, rows x K values; B as declared, N x K or K x N), the scales E8M0 codes
-    122 .. 132 (2^-5 .. 2^5)."""
-    if t["dtype"] == "e8m0":
-        codes = [rng.randint(122, 132) for _ in range(rows * cols)]
-        return codes, bytes(codes)
-    values_per = cfg["compute"]["values"]
-    # K is the column axis of A and of an N x K B; a K x N B (8-bit only) holds one value per element.
-    along_k = t["name"] == "A" or cfg["compute"]["bnk"]
-    n = rows * cols * (values_per if along_k else 1)
-    codes = [nx.mx_random_code(rng, t["dtype"]) for _ in range(n)]
-    return [nx.mx_value(x, t["dtype"]) for x in codes], nx.mx_pack(codes, t["dtype"])
-
-
 def emulate(cfg, args, workdir, hip_path, failures, info):
     rng = random.Random(cfg["seed"] * 7919 + cfg["index"])
     for s in cfg["scalars"]:
@@ -282,7 +242,7 @@ def emulate(cfg, args, workdir, hip_path, failures, info):
         for t in cfg["tensors"]:
             rows, cols = (extent(run_["dims"], d) for d in t["dims"])
             if t["role"] == "in" and cfg["kind"] == "mx":
-                ins[t["name"]], data = mx_inputs(cfg, rng, t, rows, cols)
+                ins[t["name"]], data = mx_oracle.inputs(cfg, rng, t, rows, cols)
             elif t["role"] == "in":
                 vals = nx.random_values(rng, rows * cols, t["dtype"], cfg["target"], input_limit(cfg, t["dtype"]))
                 ins[t["name"]] = vals

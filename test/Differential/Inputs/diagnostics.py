@@ -243,8 +243,8 @@ CLASSES = [
     ("acc-split", r"acc \w+: (\d+) x (\d+) does not split over waves", None),
     ("k-multiple", r"K = (\d+) \(the columns of \w+\) is not a multiple of the K = (\d+) of (\S+) \((\d+) % (\d+) = "
                    r"(\d+)\)", _claim_k_multiple),
-    ("fragment-align", r"lds (\w+): stored rows of (\d+) \+ (\d+) pad = (\d+) (\w+) \((\d+) B\) break the (\d+)-byte "
-                       r"alignment of (\S+)'s fragment reads", _claim_fragment),
+    ("fragment-align", r"lds (\w+): stored rows of (\d+) \+ (\d+) pad = (\d+) (\w+) \((\d+) B\) are not a "
+                       r"multiple of the (\d+)-byte fragment reads of (\S+), which", _claim_fragment),
     ("mfma-auto-none", r"mfma auto finds no instruction on (gfx\d+)", _claim_auto_none),
     ("operand-dtype", r"(v_mfma_\w+) multiplies (\w+) by (\w+), but lds \w+ is (\w+) and lds \w+ is (\w+)",
      _claim_operand_dtype),

@@ -25,7 +25,8 @@ MX_DTYPES = {"fp8": dict(values=1, run=16, vec=16), "bf8": dict(values=1, run=16
              "fp4x2": dict(values=2, run=16, vec=16), "fp6x4": dict(values=4, run=24, vec=4),
              "bf6x4": dict(values=4, run=24, vec=4)}
 # The scaled MFMAs: block R x R, K values per instruction.
-MX_INSTR = {"v_mfma_scale_f32_32x32x64_f8f6f4": dict(r=32, k=64), "v_mfma_scale_f32_16x16x128_f8f6f4": dict(r=16, k=128)}
+MX_INSTR = {"v_mfma_scale_f32_32x32x64_f8f6f4": dict(r=32, k=64),
+            "v_mfma_scale_f32_16x16x128_f8f6f4": dict(r=16, k=128)}
 FLOAT = ("f32", "f16", "bf16")
 INT = ("i8", "i32")
 F8 = ("fp8", "bf8")

@@ -6,7 +6,7 @@
   gen: the documented examples of docs/language.md ("vec auto" on f16[32, 32] over 256 threads picks 4, f16[60, 64]
   falls back to vec 1, the default block_raked wave grids);
   gfx950 oracle (gfx950_oracle.py): each of its classes on made-up compiler metadata, with no compiler (the oracle
-  itself runs only where a gfx950 compiler or a filled cache is).
+  itself runs only where a gfx950 compiler or a filled cache is); the MX formats' values and packing (numerics.py).
 Prints one line per check and exits 1 if any fails.
 """
 import os
@@ -47,6 +47,15 @@ expect("e4m3fn tie to even (up)", nx.f8_encode(1.1875, F[("fp8", "gfx950")]), 0x
 expect("bf16 round to even", nx.bf16_bits_of_f32(1.0 + 2.0 ** -8), 0x3F80)
 expect("bf16 round up", nx.bf16_bits_of_f32(1.0 + 3 * 2.0 ** -9), 0x3F81)
 expect("f16 overflow is inf", nx.round_f16(70000.0), float("inf"))
+# The MX formats (OCP MX specification): the largest values of E2M1, E2M3, E3M2, the smallest E2M3 subnormal, a
+# negative E3M2 code, and the packing of four 6-bit codes (value e at bits 6e, little endian) and of two fp4 codes.
+expect("fp4 e2m1 0x7", nx.mx_value(0x7, "fp4x2"), 6.0)
+expect("fp6 e2m3 0x1F", nx.mx_value(0x1F, "fp6x4"), 7.5)
+expect("fp6 e2m3 0x01", nx.mx_value(0x01, "fp6x4"), 0.125)
+expect("bf6 e3m2 0x1F", nx.mx_value(0x1F, "bf6x4"), 28.0)
+expect("bf6 e3m2 0x2C", nx.mx_value(0x2C, "bf6x4"), -1.0)
+expect("fp6x4 packing", nx.mx_pack([1, 2, 3, 4], "fp6x4").hex(), "813010")
+expect("fp4x2 packing", nx.mx_pack([1, 2], "fp4x2").hex(), "21")
 
 src = ["kernel k(X: global f16[M, N]) {", "  tile t: f16[64, 64] thread_raked vec 16;", "}"]
 good = ("k.tile:2:37: error: tile 't': vec 16 x f16 (2 B) = 32 B exceeds the 16 bytes one lane can load; the widest "

@@ -2,12 +2,14 @@
 // mx_reference.h written from the OCP MX specification. Compile with MX_NAME (the kernel), MX_FA / MX_FB (format
 // codes of A and B) and MX_STEP_K (K values per instruction: 64 for 32x32x64, 128 for 16x16x128). Sizes with tails in
 // M, N and K (K values past a multiple of 32 in the last scale block), and with K's rows off the vector boundary (the
-// launcher runs NAME_unaligned); D must equal the reference exactly. With MX_B_KN, B is given K x N (8-bit formats).
+// launcher runs NAME_unaligned); D must equal the reference exactly, and the kernel that ran must be the one the
+// rows call for (a size "ok but ran NAME_unaligned" fails). With MX_B_KN, B is given K x N (8-bit formats).
 // With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
 #include "check.h"
 #include "mx_reference.h"
 #include <cstring>
 #include <random>
+#include <string>
 
 #define MX_CAT2(a, b) a##b
 #define MX_CAT(a, b) MX_CAT2(a, b)
@@ -61,8 +63,18 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
     for (int j = 0; j < n; ++j)
       want[size_t(i) * n + j] = mxref::product(MX_FA, MX_FB, a, b, sa, sb, k, ks, MX_STEP_K, i, j);
   const int bad = compare(MX_STR(MX_NAME), dC.download(), want, n, [](float x, float y) { return x == y; });
-  std::printf("%dx%dx%d%s: %s\n", m, n, k, expectUnaligned ? " (unaligned rows)" : "", bad ? "FAILED" : "ok");
-  return !bad;
+  // The launcher's choice: the vector kernel for rows on vector boundaries (A's and B's K columns a multiple of the
+  // vector, C's N of 4, and a K x N B's N of 16; hipMalloc's pointers are aligned), the _unaligned one otherwise.
+  const std::string ran = tilec::emu::last_kernel();
+#if defined(MX_B_KN)
+  const bool wantUnaligned = expectUnaligned || n % 16 != 0;
+#else
+  const bool wantUnaligned = expectUnaligned || n % 4 != 0;
+#endif
+  const bool wrongKernel = (ran.size() > 10 && ran.compare(ran.size() - 10, 10, "_unaligned") == 0) != wantUnaligned;
+  std::printf("%dx%dx%d%s: %s%s\n", m, n, k, expectUnaligned ? " (unaligned rows)" : "", bad ? "FAILED" : "ok",
+              wrongKernel ? (" but ran " + ran).c_str() : "");
+  return !bad && !wrongKernel;
 }
 
 /// Scale tensors of the wrong shape are refused before any launch.
