@@ -42,8 +42,6 @@ std::string sema::suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> 
 
 namespace {
 
-const llvm::StringRef kDTypeNames[] = {"f32", "f16", "bf16", "i8", "i32", "fp8", "bf8", "fp4x2", "e8m0", "fp6x4", "bf6x4"};
-
 /// Names the emitted HIP C++ cannot use as they are: C++ keywords and identifiers the C++ standard reserves.
 bool reservedInHIP(llvm::StringRef n) {
   static const llvm::StringSet<> keywords = {
@@ -114,7 +112,7 @@ std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
     return std::nullopt;
   }
   diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),
-                                suggest(id.name, kDTypeNames)));
+                                suggest(id.name, dtypeNames())));
   return std::nullopt;
 }
 

@@ -1,6 +1,10 @@
 //===- DType.cpp - The dtype table -----------------------------------------===//
 #include "support/DType.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include <string>
+#include <vector>
+
 using namespace tilec;
 
 static const DTypeInfo kDTypes[] = {
@@ -27,4 +31,16 @@ std::optional<DType> tilec::parseDType(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::StringRef tilec::allDTypeNames() { return "f32, f16, bf16, i8, i32, fp8, bf8, fp4x2, e8m0, fp6x4, bf6x4"; }
+llvm::ArrayRef<llvm::StringRef> tilec::dtypeNames() {
+  static const std::vector<llvm::StringRef> names = [] {
+    std::vector<llvm::StringRef> out;
+    for (const DTypeInfo &d : kDTypes) out.push_back(d.name);
+    return out;
+  }();
+  return names;
+}
+
+llvm::StringRef tilec::allDTypeNames() {
+  static const std::string joined = llvm::join(dtypeNames(), ", ");
+  return joined;
+}

@@ -14,6 +14,7 @@
 #ifndef TILEC_DTYPE_H
 #define TILEC_DTYPE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 
@@ -37,6 +38,8 @@ struct DTypeInfo {
 const DTypeInfo &info(DType type);
 /// The dtype named `name`, if any.
 std::optional<DType> parseDType(llvm::StringRef name);
+/// Every dtype's name, in the table's order (for "did you mean" suggestions).
+llvm::ArrayRef<llvm::StringRef> dtypeNames();
 /// "f32, f16, ..., fp6x4, bf6x4": for error messages.
 llvm::StringRef allDTypeNames();
 
