@@ -68,13 +68,12 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   const Layout &l = w.src->layout;
   const ir::LdsBuffer &b = *w.dst;
   unsigned size = sizeOf(b.dtype);
-  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row; into a transposed
-  // buffer, each column's run of consecutive rows of the lane (LdsBuffer::transposedRun; 1: element by element).
+  // The emitter's choice: the widest chunk of a vector whose address stays aligned from row to row and is one access
+  // (LdsBuffer::writeChunk); into a transposed buffer, each column's run of consecutive rows of the lane
+  // (LdsBuffer::transposedRun; 1: element by element).
   unsigned run = b.transposedRun(l);
   // `pitch` may be a trial pad's, not the buffer's: the chunk is computed for it.
-  unsigned chunk = b.transposed ? run : l.vec;
-  while (!b.transposed && chunk > 1 && ((pitch * size) % (chunk * size) != 0 || !isWholeAccess(chunk * size)))
-    chunk /= 2;
+  unsigned chunk = b.transposed ? run : b.writeChunk(l.vec, pitch);
   unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
   // A 12-byte write (vec 4 of a 3-byte element) reaches the banks as three dwords (ds_write2_b32 and ds_write_b32 in
   // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test).

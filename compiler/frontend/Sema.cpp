@@ -106,9 +106,9 @@ std::optional<DType> KernelSema::dtype(const ast::Ident &id) {
     return std::nullopt;
   }
   if (id.name == "fp6" || id.name == "bf6") {
-    diags.error(id.range, formatv("{0} ({1}) values are stored four per 3 bytes: declare the tensor, tile or LDS buffer "
-                                  "{0}x4, with a quarter as many K columns (value e of a column at bits 6e .. 6e + 5; "
-                                  "docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
+    diags.error(id.range, formatv("{0} ({1}) values are stored four per 3 bytes: declare the tensor, tile or LDS "
+                                  "buffer {0}x4, with a quarter as many K columns (value e of a column at bits 6e .. "
+                                  "6e + 5; docs/mx.md)", id.name, id.name == "fp6" ? "E2M3" : "E3M2"));
     return std::nullopt;
   }
   diags.error(id.range, formatv("unknown dtype '{0}'; the dtypes are {1}{2}", id.name, allDTypeNames(),

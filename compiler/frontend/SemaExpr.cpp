@@ -328,7 +328,9 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
       if (!info(d).convertible) {
         diags.error(e.range, formatv("{0} has no conversions: {1} are only loaded, staged in LDS and multiplied by "
                                      "a scaled mma (docs/mx.md)", name(d),
-                                     d == DType::E8M0 ? "block scales" : d == DType::FP4X2 ? "packed fp4 values" : "packed 6-bit values"));
+                                     d == DType::E8M0    ? "block scales"
+                                     : d == DType::FP4X2 ? "packed fp4 values"
+                                                         : "packed 6-bit values"));
         return {};
       }
     if (o.untyped && !coerce(*o.value, info(*dt).hasArithmetic ? *dt : DType::F32)) return {};

@@ -126,9 +126,11 @@ struct LdsBuffer {
   /// The elements of one LDS write of a `vec`-element access into this (untransposed) buffer: the widest part of it
   /// whose address stays aligned from row to row and that is one access (1: element by element; a 3-byte element
   /// writes 4 at a time or one).
-  unsigned writeChunk(unsigned vec) const {
+  unsigned writeChunk(unsigned vec) const { return writeChunk(vec, pitch()); }
+  /// The same for rows of `rowPitch` elements (a trial pad's, in the bank model's pad search).
+  unsigned writeChunk(unsigned vec, unsigned rowPitch) const {
     unsigned size = sizeOf(dtype), chunk = vec;
-    while (chunk > 1 && ((pitch() * size) % (chunk * size) != 0 || !isWholeAccess(chunk * size))) chunk /= 2;
+    while (chunk > 1 && ((rowPitch * size) % (chunk * size) != 0 || !isWholeAccess(chunk * size))) chunk /= 2;
     return chunk;
   }
 };

@@ -186,7 +186,8 @@ std::optional<Layout> tilec::solveLayout(const LayoutRequest &req, std::vector<L
     if (vec == 0) {
       unsigned narrowest = smallestVec(req);
       std::vector<LayoutProblem> vp = checkVec(req, *grid, narrowest);
-      for (LayoutProblem &p : vp) p.message = formatv("vec auto finds no legal vec: at vec {0}, {1}", narrowest, p.message).str();
+      for (LayoutProblem &p : vp)
+        p.message = formatv("vec auto finds no legal vec: at vec {0}, {1}", narrowest, p.message).str();
       problems.insert(problems.end(), vp.begin(), vp.end());
     }
   }
