@@ -103,18 +103,20 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
   std::vector<LdsLaneAccess> out;
   if (!isA && b.transposeReads) {
-    // ds_read_b64_tr_b16 / _tr_b8 (passes/LdsTransposeReads.h): kPerLane / v reads of 8 bytes (v = 4 or 8 values)
-    // per fragment; lane l names row k + v h + (l % 16) / (16 / v), columns (16 (l / 16)) % n + v (l % (16 / v)) ..
-    // + v - 1 of its block. Costed with the phases of an 8-byte read: no source gives the instructions' own.
-    unsigned v = b.transposeReadValues(), lanesPerRow = 16 / v;
+    // ds_read_b64_tr_b16 / _tr_b8 / _tr_b4 (passes/LdsTransposeReads.h): TransposeReads::count reads of 8 bytes (v =
+    // 4, 8 or 16 values) per fragment; lane l names row K_lane + rowOffset(h) + (l % 16) / (16 / v), columns (16 (l /
+    // 16)) % n + v (l % (16 / v)) .. + v - 1 of its block, in N values (an element holds perN of them). Costed with
+    // the phases of an 8-byte read: no source gives the instructions' own.
+    const ir::TransposeReads tr = ir::transposeReadsOf(ins, b);
+    unsigned lanesPerRow = 16 / tr.values, perK = info(ins.a).values, perN = info(b.dtype).values;
     for (unsigned kk = 0; kk < m.k; kk += ins.k)
       for (unsigned block = 0; block < blocks; ++block)
-        for (unsigned h = 0; h < ins.kPerLane / v; ++h) {
+        for (unsigned h = 0; h < tr.count; ++h) {
           LdsLaneAccess a{false, 8, std::vector<std::optional<uint64_t>>(waveSize)};
           for (unsigned lane = 0; lane < waveSize; ++lane) {
-            uint64_t k = kk + (lane / ins.n) * ins.kPerLane + v * h + (lane % 16) / lanesPerRow;
-            uint64_t col = origin + block * side + (16 * (lane / 16)) % side + v * (lane % lanesPerRow);
-            a.addr[lane] = (k * pitch + col) * size;
+            uint64_t k = perK * (kk + (lane / ins.n) * ins.kRun()) + tr.rowOffset(h) + (lane % 16) / lanesPerRow;
+            uint64_t col = origin + block * side + (16 * (lane / 16)) % side + tr.values * (lane % lanesPerRow);
+            a.addr[lane] = (k * pitch + col / perN) * size;
           }
           out.push_back(std::move(a));
         }
@@ -205,7 +207,7 @@ LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Tar
     std::vector<LdsLaneAccess> instrs = ldsFragmentAccesses(m, isA, pitch, wave, target.waveSize);
     sum.out.instructions = instrs.size();
     sum.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
-    sum.out.instruction = !isA && b.transposeReads ? Target::ldsTransposeReadName(sizeOf(b.dtype))
+    sum.out.instruction = !isA && b.transposeReads ? Target::ldsTransposeReadName(valueBits(b.dtype))
                                                    : ldsInstructionName(false, sum.out.bytes);
     for (const LdsLaneAccess &a : instrs) sum.add(wave, a);
     sum.endWave();

@@ -295,6 +295,55 @@ std::string KernelEmitter::guarded(const std::string &mask, const std::string &s
   return mask.empty() ? statement + ";\n" : formatv("if ({0}) {1};\n", mask, statement).str();
 }
 
+const Tensor *packedKNTensor(const For &loop, const MMA &m) {
+  if (!m.b->transposeReads || info(m.b->dtype).values == 1) return nullptr;
+  for (const StmtPtr &s : loop.body) {
+    auto *w = llvm::dyn_cast<LdsWrite>(s.get());
+    if (!w || w->dst != m.b) continue;
+    for (const StmtPtr &t : loop.body)
+      if (auto *a = llvm::dyn_cast<Assign>(t.get()); a && a->dst == w->src && a->value->kind == Value::Kind::Load)
+        return a->value->tensor;
+  }
+  return nullptr;
+}
+
+/// A window of a K x N B of packed values (fp4x2) in `body`: `[perK k, block.col / perN]` of a tensor the launcher
+/// checks to be [perK K, ceil(N / perN)] (K the loop's upper bound, N the grid tensor's columns). Whether `origin`
+/// is such a window's index into `extent`, and where: `inner` is k or block.col, `innerExtent` K or N, `factor` perK
+/// (rows) or perN (columns, dividing).
+bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Extent &extent, const Index *&inner,
+                                 Extent &innerExtent, unsigned &factor, bool &divides) const {
+  for (const StmtPtr &s : body) {
+    auto *f = llvm::dyn_cast<For>(s.get());
+    if (!f) continue;
+    if (packedWindow(f->body, origin, extent, inner, innerExtent, factor, divides)) return true;
+    for (const StmtPtr &t : f->body) {
+      auto *m = llvm::dyn_cast<MMA>(t.get());
+      const Tensor *b = m ? packedKNTensor(*f, *m) : nullptr;
+      if (!b || !origin.isBinary()) continue;
+      // perK * k or k * perK.
+      const Index *var = origin.lhs->kind == Index::Kind::Const ? origin.rhs.get() : origin.lhs.get();
+      const Index *times = var == origin.lhs.get() ? origin.rhs.get() : origin.lhs.get();
+      if (&extent == &b->rows && origin.kind == Index::Kind::Mul && var->kind == Index::Kind::LoopVar &&
+          var->name == f->var && times->kind == Index::Kind::Const && times->value == info(m->a->dtype).values) {
+        if (f->upper->kind == Index::Kind::Scalar) innerExtent.symbol = f->upper->name;
+        else if (f->upper->kind == Index::Kind::Const) innerExtent.value = f->upper->value;
+        else return false;
+        inner = var, factor = times->value, divides = false;
+        return true;
+      }
+      if (origin.rhs->kind != Index::Kind::Const) continue;
+      if (&extent == &b->cols && origin.kind == Index::Kind::Div && origin.lhs->kind == Index::Kind::BlockCol &&
+          origin.rhs->value == info(m->b->dtype).values) {
+        innerExtent = k.gridTensor->cols;
+        inner = origin.lhs.get(), factor = origin.rhs->value, divides = true;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// Whether a window of `size` elements from `origin` always ends inside `extent`, so its mask can go: the origin
 /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
 /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
@@ -323,7 +372,15 @@ bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsi
     if (loopVarText.count(origin.name)) return false;
     return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
-  (void)isRow;
+  // [perK k, block.col / perN] of a packed K x N B: inside where k's window of size / perK is inside K (the rows
+  // are perK K), and where block.col's of size x perN is inside N (the columns are ceil(N / perN)).
+  const Index *inner = nullptr;
+  Extent innerExtent;
+  unsigned factor = 1;
+  bool divides = false;
+  if (packedWindow(k.body, origin, extent, inner, innerExtent, factor, divides))
+    return divides ? windowInside(*inner, innerExtent, size * factor, isRow)
+                   : size % factor == 0 && windowInside(*inner, innerExtent, size / factor, isRow);
   // A literal origin in a literal extent (the row 0 of a 1-D tensor's one row).
   return origin.kind == Index::Kind::Const && !extent.isSymbol() && origin.value >= 0 &&
          origin.value + size <= extent.value;
@@ -438,7 +495,12 @@ std::string KernelEmitter::index(const Index &i) {
   }
   static const char *ops[] = {"+", "-", "*", "/", "%"};
   const char *op = ops[static_cast<int>(i.kind) - static_cast<int>(Index::Kind::Add)];
-  auto wrap = [&](const Index &c) { return c.isBinary() ? "(" + index(c) + ")" : index(c); };
+  // An operand that is itself a sum (an operation, or a loop variable written as the next step's "k + 64") keeps
+  // its parentheses: 2 * (k + 64).
+  auto wrap = [&](const Index &c) {
+    std::string text = index(c);
+    return c.isBinary() || text.find(' ') != std::string::npos ? "(" + text + ")" : text;
+  };
   return formatv("{0} {1} {2}", wrap(*i.lhs), op, wrap(*i.rhs));
 }
 

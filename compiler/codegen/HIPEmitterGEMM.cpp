@@ -149,38 +149,65 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
   fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
 }
 
-/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values) or ds_read_b64_tr_b8
-/// (8-bit): each lane names 8 bytes, v = 4 or 8 consecutive values of a row; in each group of 16 lanes, lane 16g +
-/// (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece, and lane 16g + j gets column j, v
-/// consecutive K values. Lane l's fragment (column l % n, K values k_lane .. + kPerLane - 1) is kPerLane / v such
-/// reads, of rows k_lane + v h + (l % 16) / (16 / v) and columns (16 (l / 16)) % n + v (l % (16 / v)) of its block.
+/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit) or
+/// _tr_b4 (fp4x2, N-packed): each lane names 8 bytes, v = 4, 8 or 16 consecutive values of a row; in each group of 16
+/// lanes, lane 16g + (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece, and lane 16g + j gets
+/// column j, v consecutive K values. Lane l's fragment (column l % n, its K values: one run, or the two runs of a
+/// scaled 8-bit operand) is TransposeReads::count such reads, of rows K_lane + rowOffset(h) + (l % 16) / (16 / v) and
+/// columns (16 (l / 16)) % n + v (l % (16 / v)) of its block (K_lane = k_lane, or 2 k_lane K values for fp4x2).
 void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &step, unsigned d) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   const LdsBuffer &b = *m.b;
-  unsigned values = b.transposeReadValues(), lanesPerRow = 16 / values, reads = ins.kPerLane / values;
-  std::string piece = vecType(b.dtype, values);
-  line(d) << formatv("// {0} is K x N as declared: each fragment is {1} {2} ({3} K values of this lane's column "
-                     "each).\n", b.name, reads, Target::ldsTransposeReadName(sizeOf(b.dtype)), values);
-  line(d) << formatv("const int tr_row = k_lane + (lane % 16) / {0};  // the K row this lane names\n", lanesPerRow);
+  const TransposeReads tr = transposeReadsOf(ins, b);
+  unsigned lanesPerRow = 16 / tr.values, perK = info(ins.a).values, perN = info(b.dtype).values;
+  // The pieces of a scaled operand are dwords, joined into its 8; the others keep their values' type.
+  std::string piece = ins.scaled ? "tilec::i32x2" : vecType(b.dtype, tr.values);
+  std::string bits = perN > 1 ? formatv(", {0}", 8 * sizeOf(b.dtype) / perN).str() : "";
+  std::string runs = tr.count == tr.perRun ? ""
+                     : formatv("; the lane's K values are {0} runs of {1}, {2} apart", tr.count / tr.perRun,
+                               tr.perRun * tr.values, tr.runStride).str();
+  line(d) << formatv("// {0} is K x N as declared{1}: each fragment is {2} {3} ({4} K values of this lane's column "
+                     "each{5}).\n", b.name, perN > 1 ? formatv(", {0} N values per {1}", perN, name(b.dtype)).str() : "",
+                     tr.count, Target::ldsTransposeReadName(valueBits(b.dtype)), tr.values, runs);
+  std::string kRow = perK > 1 ? formatv("{0} * k_lane", perK).str() : "k_lane";
+  std::string laneRow = lanesPerRow > 1 ? formatv("(lane % 16) / {0}", lanesPerRow).str() : "lane % 16";
+  line(d) << formatv("const int tr_row = {0} + {1};  // the K row this lane names{2}\n", kRow, laneRow,
+                     perK > 1 ? formatv(" (k_lane counts {0} columns of {1} K values)", name(ins.a), perK).str()
+                              : "");
   // With n = 16 every group of 16 lanes covers the block's 16 columns; with n = 32 lane groups 1 and 3 take 16 .. 31.
-  std::string group = ins.n == 16 ? "" : formatv("(16 * (lane / 16)) % {0} + ", ins.n).str();
-  line(d) << formatv("const int tr_col = {0}{1} * (lane % {2});  // its {1} columns in the block\n", group, values,
-                     lanesPerRow);
+  // Columns count elements: 16 N values are 16 / perN of them.
+  std::string group = ins.n == 16 ? "" : formatv("({0} * (lane / 16)) % {1}", 16 / perN, ins.n / perN).str();
+  std::string within = lanesPerRow > 1 ? formatv("{0} * (lane % {1})", tr.values, lanesPerRow).str() : "";
+  std::string trCol = group.empty() ? within : within.empty() ? group : group + " + " + within;
+  if (!trCol.empty())
+    line(d) << formatv("const int tr_col = {0};  // its {1} columns in the block\n", trCol,
+                       perN > 1 ? formatv("{0} N values ({1} {2})", tr.values, tr.values / perN, name(b.dtype)).str()
+                                : std::to_string(tr.values));
   if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {{\n", a.blocksX());
-  std::string col = formatv("{0}_col + bj * {1} + tr_col", a.name, ins.n).str();
+  std::string col = formatv("{0} + bj * {1}{2}", perN > 1 ? formatv("{0}_col / {1}", a.name, perN).str() : a.name + "_col",
+                            ins.n / perN, trCol.empty() ? "" : " + tr_col").str();
   std::vector<std::string> parts;
-  for (unsigned h = 0; h < reads; ++h) {
-    std::string name = formatv("tr{0}", h).str();
-    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr<{0}>({2}, (tr_row + {3}) * {4} + {5});\n", piece,
-                           name, lds(b, false), values * h, b.pitch(), col);
+  for (unsigned h = 0; h < tr.count; ++h) {
+    std::string name = formatv("tr{0}", h).str(), row = "tr_row";
+    if (unsigned offset = tr.rowOffset(h)) row = formatv("(tr_row + {0})", offset).str();
+    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr<{0}{2}>({3}, {4} * {5} + {6});\n", piece, name, bits,
+                           lds(b, false), row, b.pitch(), col);
     parts.push_back(name);
   }
   std::string value = parts.front();
-  if (reads == 2) {
+  if (ins.scaled) {
+    // Four reads fill the 8 dwords; two (fp4x2: 32 values) the low half, zeros above.
+    while (parts.size() < 4) parts.push_back("tilec::i32x2{}");
+    value = formatv("tilec::concat({0}, {1}, {2}, {3})", parts[0], parts[1], parts[2], parts[3]);
+    line(d + 1) << formatv("b_frag{0}[bj] = {1};\n", step, value);
+    line(d) << "}\n";
+    return;
+  }
+  if (tr.count == 2) {
     std::string lanes;
-    for (unsigned i = 0; i < 2 * values; ++i) lanes += formatv(", {0}", i).str();
+    for (unsigned i = 0; i < 2 * tr.values; ++i) lanes += formatv(", {0}", i).str();
     value = formatv("__builtin_shufflevector({0}, {1}{2})", parts[0], parts[1], lanes);
   }
   line(d + 1) << formatv("b_frag{0}[bj] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType, value);

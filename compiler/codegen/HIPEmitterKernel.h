@@ -28,6 +28,9 @@ std::string vecType(DType dt, unsigned n);
 /// The runtime's Fp8Format of an fp8/bf8 dtype on `t`.
 std::string fp8Format(DType dt, const Target &t);
 inline bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
+/// The tensor whose loads fill `m`'s B when it is a K x N B of packed values (fp4x2), found through the LDS write
+/// and the load in `loop`'s body; nullptr otherwise. The launcher checks its shape, [perK K, ceil(N / perN)].
+const Tensor *packedKNTensor(const For &loop, const MMA &m);
 inline std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
 /// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
 std::string term(const std::string &expr, unsigned factor);
@@ -197,6 +200,8 @@ private:
   /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
   /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
   bool windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const;
+  bool packedWindow(const Body &body, const Index &origin, const Extent &extent, const Index *&inner,
+                    Extent &innerExtent, unsigned &factor, bool &divides) const;
 
   /// Whether `i` is never negative: block origins, dimensions, literals, loops counting up from such values.
   bool nonNegative(const Index &i) const;

@@ -40,6 +40,7 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
   os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream)";
 }
 
+
 /// A scaled mma's scale tensors must be [M, ceil(K / 32)] and [N, ceil(K / 32)]: a kernel given fewer rows or columns
 /// would read 2^0 for the missing scales, so the launcher refuses them.
 void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
@@ -65,6 +66,15 @@ void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
     for (const auto &[t, rows] : {std::pair{m->scaleA, &g.rows}, std::pair{m->scaleB, &g.cols}}) {
       if (t->rows.text() != rows->text()) add(formatv("{0} != {1}", extentExpr(t->rows), extentExpr(*rows)));
       add(formatv("{0} != ({1} + {2}) / {3}", extentExpr(t->cols), upper, perBlock - 1, perBlock));
+    }
+    // A B of packed values given K x N (fp4x2): K values along its rows, N / perN columns (Sema checked that its
+    // loads' windows are [perK k, block.col / perN]); other shapes would be read as zeros or past their rows.
+    if (const Tensor *b = packedKNTensor(*loop, *m)) {
+      unsigned perK = info(m->a->dtype).values, perN = info(m->b->dtype).values;
+      line(1) << formatv("// {0} is K x N with {1} N values per {2}: [{3} x {4}, ceil({5} / {1})].\n", b->name, perN,
+                         name(m->b->dtype), perK, upper, extentExpr(g.cols));
+      add(formatv("{0} != {1} * {2}", extentExpr(b->rows), perK, upper));
+      add(formatv("{0} != ({1} + {2}) / {3}", extentExpr(b->cols), extentExpr(g.cols), perN - 1, perN));
     }
     line(1) << "if (" << cond << ") return hipErrorInvalidValue;\n";
   }

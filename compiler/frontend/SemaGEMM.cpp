@@ -193,16 +193,43 @@ void noteSkipped(const MFMAInstr &chosen, const MFMAInstr &preferred, const ir::
 ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b,
                           bool bIsNK, llvm::SMRange aRange, llvm::SMRange bRange, const Target &target,
                           GEMMState &state, DiagnosticEngine &diags) {
-  // Shapes: a is [M, K], b is [K, N] (or [N, K] under transpose), the accumulator [M, N].
+  // Shapes: a is [M, K], b is [K, N] (or [N, K] under transpose), the accumulator [M, N]. A B of packed values given
+  // K x N (fp4x2: two N values per byte) has K values along its rows and N / 2 columns.
   unsigned k = a.cols;
   unsigned bK = bIsNK ? b.cols : b.rows, bN = bIsNK ? b.rows : b.cols;
+  unsigned perK = info(a.dtype).values, perN = info(b.dtype).values;
+  bool packedKN = !bIsNK && perN > 1;
   bool ok = true;
   if (a.rows != acc.rows) {
     diags.error(aRange, formatv("lds {0} has {1} rows, but acc {2} has {3}: the A operand is [M, K] with M the "
                                 "accumulator's rows", a.name, a.rows, acc.name, acc.rows));
     ok = false;
   }
-  if ((bK != k || bN != acc.cols) && !bIsNK) {
+  if (packedKN && !target.hasLdsTransposeRead(valueBits(b.dtype))) {
+    // Its elements pack N values where the MFMA takes K values per element: only a transposing read of single values
+    // turns them around (ds_read_b64_tr_b4 for fp4; passes/LdsTransposeReads.h).
+    unsigned bits = valueBits(b.dtype);
+    diags.error(bRange, formatv("lds {0} is a K x N {1} B: its elements pack {2} N values, where the scaled MFMA takes "
+                                "{2} K values per element, and {3}; give B as N x K / {2} {1} ([N, K] in columns) "
+                                "and write mma({4}, transpose({0}), ...)",
+                                b.name, name(b.dtype), perN,
+                                bits == 6 ? "tilec does not use gfx950's transposing read of 6-bit values "
+                                            "(ds_read_b96_tr_b6) yet"
+                                          : formatv("{0} has no transposing LDS read of {1}-bit values to turn them "
+                                                    "around", target.name, bits).str(),
+                                a.name));
+    return nullptr;
+  }
+  if (packedKN) {
+    if (b.rows != k * perK || b.cols * perN != acc.cols) {
+      diags.error(bRange, formatv("lds {0} is a K x N B of {1} ({2} N values per element): it must be [K values, N / "
+                                  "{2}] = [{3}, {4}] (K = {5} columns of {6} x {7} values, N = {8}, the columns of "
+                                  "acc {9}), but it is [{10}, {11}]",
+                                  b.name, name(b.dtype), perN, k * perK, acc.cols / perN, k, a.name, perK, acc.cols,
+                                  acc.name, b.rows, b.cols));
+      ok = false;
+    }
+  } else if ((bK != k || bN != acc.cols) && !bIsNK) {
     diags.error(bRange, formatv("lds {0} is [{1}, {2}], but the B operand must be [K, N] = [{3}, {4}] (K from {5}'s "
                                 "columns, N the accumulator's columns); a B stored N x K is written "
                                 "mma(A, transpose(B))",
@@ -260,12 +287,17 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     }
   }
   const MFMAInstr &ins = *acc.instr;
-  if (ins.scaled && info(b.dtype).values > 1 && !bIsNK) {
-    unsigned values = info(b.dtype).values;
-    diags.error(bRange, formatv("lds {0} is a K x N {1} B: an element would pack {2} N values, but the scaled MFMA "
-                                "takes {2} K values per element; give B as N x K/{2} {1} ([N, K] in columns) and "
-                                "write mma({3}, transpose({0}), ...)", b.name, name(b.dtype), values, a.name));
-    return nullptr;
+  if (packedKN) {
+    // Read with 8-byte transposing reads (ds_read_b64_tr_b4): the stored rows must keep 8-byte alignment.
+    unsigned bits = valueBits(b.dtype), rowBytes = (b.cols + b.pad) * sizeOf(b.dtype);
+    if (rowBytes % 8 != 0) {
+      diags.error(b.loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) are not a multiple of the "
+                                 "8-byte {6} reads that turn its N-packed values into K values ({5} % 8 = {7}); "
+                                 "choose a pad that keeps {1} + pad a multiple of 8",
+                                 b.name, b.cols, b.pad, b.cols + b.pad, name(b.dtype), rowBytes,
+                                 Target::ldsTransposeReadName(bits), rowBytes % 8));
+      return nullptr;
+    }
   }
   if (a.dtype != ins.a || b.dtype != ins.b) {
     diags.error(stmt.range, formatv("{0} multiplies {1} by {2}, but lds {3} is {4} and lds {5} is {6}", ins.name,
@@ -283,8 +315,10 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   }
   if (!orient(a, false, aRange, state.orientation, diags) || !orient(b, !bIsNK, bRange, state.orientation, diags))
     return nullptr;
-  // Every fragment read is kPerLane consecutive K values: one aligned LDS read of that many bytes.
+  // Every fragment read is kPerLane consecutive K values: one aligned LDS read of that many bytes (a packed K x N B
+  // is read with 8-byte transposing reads, checked above).
   for (ir::LdsBuffer *l : {&a, &b}) {
+    if (l == &b && packedKN) continue;
     unsigned fragment = fragmentBytes(ins, l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
     if (rowBytes % fragment != 0) {
       diags.error(l->loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) are not a multiple of "
@@ -387,6 +421,26 @@ void sema::warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticE
   }
 }
 
+namespace {
+
+/// Whether `e` is `x` (times == divide == 1), `times * x` or `x * times`, or `x / divide`, with `isX(x)`.
+bool isScaledIndex(const ast::Expr *e, unsigned times, unsigned divide,
+                   llvm::function_ref<bool(const ast::Expr *)> isX) {
+  if (!e) return false;
+  if (times == 1 && divide == 1) return isX(e);
+  auto *bin = llvm::dyn_cast<ast::BinaryExpr>(e);
+  if (!bin) return false;
+  auto isInt = [](const ast::Expr *x, unsigned v) {
+    auto *i = llvm::dyn_cast<ast::IntExpr>(x);
+    return i && i->value == static_cast<int64_t>(v);
+  };
+  if (divide > 1) return bin->op == ast::BinaryOp::Div && isX(bin->lhs.get()) && isInt(bin->rhs.get(), divide);
+  return bin->op == ast::BinaryOp::Mul && ((isInt(bin->lhs.get(), times) && isX(bin->rhs.get())) ||
+                                           (isX(bin->lhs.get()) && isInt(bin->rhs.get(), times)));
+}
+
+} // namespace
+
 void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
   for (const MMAUse &m : state.mmas) {
     if (!m.scaled || !m.loop) continue;
@@ -421,14 +475,27 @@ void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
           else collect(s.fromTile);
       };
       for (const LdsSource &w : writes->second) collect(w.tile);
+      // A B of packed values given K x N (fp4x2) counts K values along its rows, the loop's variable A's columns of
+      // perK values, and N / perN columns: its window is [perK * k, block.col / perN].
+      unsigned perK = 1, perN = 1;
+      if (op.lds == m.b && !m.bIsNK && info(m.b->dtype).values > 1)
+        perK = info(m.a->dtype).values, perN = info(m.b->dtype).values;
       for (const TileSource *s : loads) {
         const ast::Expr *kIndex = op.kAlongCols ? s->colIndex : s->rowIndex;
         const ast::Expr *other = op.kAlongCols ? s->rowIndex : s->colIndex;
-        auto *k = llvm::dyn_cast_or_null<ast::NameExpr>(kIndex);
-        auto *b = llvm::dyn_cast_or_null<ast::MemberExpr>(other);
-        if (k && k->name == var && b && b->base.name == "block" && b->member.name == op.member) continue;
-        std::string want = op.kAlongCols ? formatv("[block.{0}, {1}]", op.member, var).str()
-                                         : formatv("[{1}, block.{0}]", op.member, var).str();
+        if (isScaledIndex(kIndex, perK, 1, [&](const ast::Expr *e) {
+              auto *k = llvm::dyn_cast<ast::NameExpr>(e);
+              return k && k->name == var;
+            }) &&
+            isScaledIndex(other, 1, perN, [&](const ast::Expr *e) {
+              auto *b = llvm::dyn_cast<ast::MemberExpr>(e);
+              return b && b->base.name == "block" && b->member.name == op.member;
+            }))
+          continue;
+        std::string kWant = perK > 1 ? formatv("{0} * {1}", perK, var).str() : var;
+        std::string bWant = formatv("block.{0}{1}", op.member, perN > 1 ? formatv(" / {0}", perN).str() : "").str();
+        std::string want = op.kAlongCols ? formatv("[{0}, {1}]", bWant, kWant).str()
+                                         : formatv("[{0}, {1}]", kWant, bWant).str();
         diags.error(s->load->range,
                     formatv("{0} fills lds {1}, an operand of a scaled mma, whose {2} are read for {7} block.{3} "
                             "+ 0 .. and K blocks at the loop variable '{4}': the window must be {5}{6}",

@@ -80,7 +80,12 @@ int64_t ir::knownDivisor(const Index &index, const Kernel &kernel) {
     return std::min(knownDivisor(*index.lhs, kernel), knownDivisor(*index.rhs, kernel));
   case Index::Kind::Mul:
     return std::min(kMaxDivisor, knownDivisor(*index.lhs, kernel) * knownDivisor(*index.rhs, kernel));
-  case Index::Kind::Div:
+  case Index::Kind::Div: {
+    // An exact division (`block.col / 2` with block.col a multiple of 128) keeps the rest of the divisor.
+    int64_t lhs = knownDivisor(*index.lhs, kernel);
+    if (index.rhs->kind != Index::Kind::Const || index.rhs->value <= 0 || lhs % index.rhs->value != 0) return 1;
+    return std::max<int64_t>(1, powerOfTwoDivisor(lhs / index.rhs->value));
+  }
   case Index::Kind::Rem:
     return 1;
   }
@@ -159,7 +164,7 @@ private:
     for (const auto &l : k.ldsBuffers) {
       std::string reads;
       if (l->transposeReads)
-        reads = llvm::formatv(" read transposed ({0})", Target::ldsTransposeReadName(sizeOf(l->dtype))).str();
+        reads = llvm::formatv(" read transposed ({0})", Target::ldsTransposeReadName(valueBits(l->dtype))).str();
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "") << reads << "  // " << l->storedRows() << " x " << l->pitch()
          << " = " << l->bytes() << " B\n";

@@ -88,12 +88,11 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
-  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16 or ds_read_b64_tr_b8
-  /// (gfx950): reads of 8 bytes per lane, kPerLane / transposeReadValues() per fragment
-  /// (passes/LdsTransposeReads.h).
+  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16, _tr_b8 or _tr_b4
+  /// (gfx950): reads of 8 bytes per lane (TransposeReads, passes/LdsTransposeReads.h).
   bool transposeReads = false;
-  /// Values one transposing read gives a lane: 8 bytes, 4 16-bit or 8 8-bit values.
-  unsigned transposeReadValues() const { return 8 / sizeOf(dtype); }
+  /// Values one transposing read gives a lane: 8 bytes, 4 16-bit, 8 8-bit or 16 4-bit values.
+  unsigned transposeReadValues() const { return 8 * info(dtype).values / sizeOf(dtype); }
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
@@ -134,6 +133,24 @@ struct LdsBuffer {
     return chunk;
   }
 };
+
+/// The transposing reads of one B fragment of `ins` from a K x N buffer read with them (LdsBuffer::transposeReads).
+/// Rows of the buffer count K values; a lane's K values are runs of consecutive ones (one run, or the two of a scaled
+/// 8-bit operand, kGroups * 16 apart), each read gives it `values` of them, and read j starts rowOffset(j) rows after
+/// the lane's first K value. The reads fill the operand in order, 8 bytes each (a scaled fp4 operand's upper half
+/// stays zero). Shared by the emitter, the LDS bank model and the pipelining plan.
+struct TransposeReads {
+  unsigned values;    ///< K values per read: 4 (16-bit), 8 (8-bit) or 16 (4-bit)
+  unsigned count;     ///< reads per fragment
+  unsigned perRun;    ///< reads per run of consecutive K values
+  unsigned runStride; ///< K values from the start of one run to the next
+  unsigned rowOffset(unsigned j) const { return (j / perRun) * runStride + (j % perRun) * values; }
+};
+inline TransposeReads transposeReadsOf(const MFMAInstr &ins, const LdsBuffer &b) {
+  unsigned v = b.transposeReadValues(), perValue = info(ins.a).values; // K values per element of A
+  unsigned run = ins.kRun() * perValue;
+  return {v, ins.kPerLane * perValue / v, run / v, ins.kGroups() * run};
+}
 
 /// An accumulator tile: `acc name: dtype[rows, cols] mfma instr waves [Wy, Wx]`. Wave (w / Wx, w % Wx) owns a
 /// (rows / Wy) x (cols / Wx) part, split into blocksY x blocksX instruction blocks whose elements sit in the

@@ -122,8 +122,11 @@ private:
       if (m.k == 0 || m.k % ins->k != 0) fail(s.loc, "mma K is not a multiple of the instruction's K");
       if (m.acc->waveRows() % ins->m != 0 || m.acc->waveCols() % ins->n != 0)
         fail(s.loc, "accumulator does not split into whole instruction blocks");
-      // B read with transposing reads is stored as declared, K x N; otherwise as N x K.
-      unsigned bColumns = m.b->transposeReads ? m.b->cols : m.b->storedRows();
+      // B read with transposing reads is stored as declared, K x N (an element of packed values holds several N
+      // values); otherwise as N x K.
+      unsigned bColumns = m.b->transposeReads ? m.b->cols * info(m.b->dtype).values : m.b->storedRows();
+      if (m.b->transposed && info(m.b->dtype).values > 1)
+        fail(s.loc, "a B operand of packed values is stored transposed");
       if (m.a->storedRows() != m.acc->rows || bColumns != m.acc->cols)
         fail(s.loc, "mma operands do not match the accumulator's shape");
       return;

@@ -21,23 +21,24 @@ void collectMMAs(const Body &body, std::vector<const MMA *> &out) {
   }
 }
 
-/// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16 or _tr_b8) on `t`.
+/// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16, _tr_b8 or _tr_b4) on `t`.
 bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   if (m.b != &b || m.a == &b || !m.acc || !m.acc->instr) return false;
   const MFMAInstr &ins = *m.acc->instr;
-  unsigned size = sizeOf(b.dtype);
-  if (!t.hasLdsTransposeRead(size) || (ins.n != 16 && ins.n != 32)) return false;
-  // The scaled MFMA's 8-bit operands are two runs of 16 K values per lane, not one run of 8-value reads; not
-  // established for transposing reads, so its B is stored transposed.
-  if (ins.scaled) return false;
+  if (!t.hasLdsTransposeRead(valueBits(b.dtype)) || (ins.n != 16 && ins.n != 32)) return false;
+  const TransposeReads tr = transposeReadsOf(ins, b);
+  // The scaled MFMA's operands: an 8-bit one is two runs of 16 K values per lane, 2 ds_read_b64_tr_b8 each (4 per
+  // fragment, where stored transposed it is 2 ds_read_b128 but each 16-byte load is written as 4-byte K quads); an
+  // fp4x2 B given K x N packs N values, which only ds_read_b64_tr_b4 turns into K values (Sema requires it).
+  if (ins.scaled) return tr.perRun * tr.values == ins.kRun() * info(ins.a).values;
   // 16-bit: only 16-byte fragments (kPerLane 8, the K16 / K32 instructions): there 2 transposing reads replace one
   // ds_read_b128 and the writes become the tile's own vectors (gemm_f16 with v_mfma_f32_32x32x16_f16 on gfx950: 61
   // instructions in the main loop -> 54). An 8-byte fragment (kPerLane 4) is one read either way, but transposing
   // reads cannot be paired into ds_read2_b64 (32x32x8: 69 -> 70).
-  if (size == 2) return ins.kPerLane == 8;
+  if (sizeOf(b.dtype) == 2) return ins.kPerLane == 8;
   // 8-bit: any whole number of 8-value reads. Stored transposed, a K x N 8-bit operand is written 2 bytes (a K pair)
   // at a time, 16 ds_write_b16 per lane per 64 x 128 K step; stored as declared, 2 ds_write_b128.
-  return ins.kPerLane % 8 == 0;
+  return ins.kPerLane % tr.values == 0;
 }
 
 } // namespace

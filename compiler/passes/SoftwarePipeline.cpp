@@ -139,7 +139,7 @@ private:
     // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
     unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun();
     s.fragmentReads = kSteps * reads * rows +
-                      kSteps * cols * (m.b->transposeReads ? ins.kPerLane / m.b->transposeReadValues() : reads);
+                      kSteps * cols * (m.b->transposeReads ? transposeReadsOf(ins, *m.b).count : reads);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
     // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
     if (m.scaleA) s.loads += kSteps * (rows + cols);

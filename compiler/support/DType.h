@@ -45,6 +45,8 @@ llvm::StringRef allDTypeNames();
 
 inline llvm::StringRef name(DType type) { return info(type).name; }
 inline unsigned sizeOf(DType type) { return info(type).bytes; }
+/// Bits of one value: 4 for fp4x2, 6 for fp6x4 and bf6x4, else 8 x the element's bytes.
+inline unsigned valueBits(DType type) { return 8 * info(type).bytes / info(type).values; }
 
 } // namespace tilec
 

@@ -70,16 +70,16 @@ static const Target kTargets[] = {
      /*ldsGranule=*/512, /*maxWorkgroupSize=*/1024, /*barrierSlotsPerCU=*/16, /*computeUnits=*/304,
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::FNUZ, /*minLLVMMajor=*/19, /*peakClockMHz=*/2100,
      /*hbmGBPerSecond=*/5300, /*ldsBankBytes=*/4, kLdsGfx942, /*globalLoadLatency=*/80,
-     /*ldsTransposeRead16=*/false, /*ldsTransposeRead8=*/false, /*occupancyHint=*/false,
-     /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0, /*elementPathVgprs=*/4},
+     /*ldsTransposeRead16=*/false, /*ldsTransposeRead8=*/false, /*ldsTransposeRead4=*/false,
+     /*occupancyHint=*/false, /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0, /*elementPathVgprs=*/4},
     {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,
      /*ldsGranule=*/1280, /*maxWorkgroupSize=*/1024, /*barrierSlotsPerCU=*/16, /*computeUnits=*/256,
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::OCP, /*minLLVMMajor=*/20, /*peakClockMHz=*/2400,
      /*hbmGBPerSecond=*/8000, /*ldsBankBytes=*/4, kLdsGfx950, /*globalLoadLatency=*/80,
-     /*ldsTransposeRead16=*/true, /*ldsTransposeRead8=*/true, /*occupancyHint=*/true,
-     /*capsScheduledStep=*/true, /*mmaElementPathCap=*/8, /*elementPathVgprs=*/8},
+     /*ldsTransposeRead16=*/true, /*ldsTransposeRead8=*/true, /*ldsTransposeRead4=*/true,
+     /*occupancyHint=*/true, /*capsScheduledStep=*/true, /*mmaElementPathCap=*/8, /*elementPathVgprs=*/8},
 };
 
 const LdsPhases *Target::ldsPhasesFor(bool write, unsigned bytes) const {

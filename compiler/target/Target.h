@@ -10,6 +10,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <string>
 
 namespace tilec {
 
@@ -65,6 +66,8 @@ struct Target {
   bool ldsTransposeRead16;
   /// ds_read_b64_tr_b8: the same for 8-bit values, 8 per lane (gfx950; docs/gemm.md, "Transposing LDS reads").
   bool ldsTransposeRead8;
+  /// ds_read_b64_tr_b4: the same for 4-bit values, 16 per lane (gfx950; docs/gemm.md, "The 4-bit form").
+  bool ldsTransposeRead4;
   /// Kernels ask the compiler for the resource model's occupancy (amdgpu_waves_per_eu). gfx950: its compiler (LLVM
   /// 20 and later) allocates more than the model on some kernels and loses a wave (gemm_i8 204 VGPR+AGPR, 2 waves);
   /// asked, it meets the model (162, 3 waves) with no scratch on the examples but the three 256 x 256 ones
@@ -96,18 +99,15 @@ struct Target {
   /// model keeps 4.
   unsigned elementPathVgprs;
 
-  /// Whether this target has a transposing LDS read of 8 bytes per lane for elements of `bytes` bytes.
-  bool hasLdsTransposeRead(unsigned bytes) const {
-    return (bytes == 2 && ldsTransposeRead16) || (bytes == 1 && ldsTransposeRead8);
+  /// Whether this target has a transposing LDS read of 8 bytes per lane for values of `bits` bits (16, 8 or 4).
+  bool hasLdsTransposeRead(unsigned bits) const {
+    return (bits == 16 && ldsTransposeRead16) || (bits == 8 && ldsTransposeRead8) || (bits == 4 && ldsTransposeRead4);
   }
   /// Whether one buffer load moves `bytes` per lane: buffer_load_dword, _dwordx2, _dwordx3 and _dwordx4
   /// (tilec::buffer_load).
   static bool hasBufferLoad(unsigned bytes) { return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16; }
-  /// The transposing LDS read's name for elements of `bytes` bytes (1 or 2).
-  static const char *ldsTransposeReadName(unsigned bytes) {
-    return bytes == 1 ? "ds_read_b64_tr_b8" : "ds_read_b64_tr_b16";
-  }
-
+  /// The transposing LDS read's name for values of `bits` bits (16, 8 or 4).
+  static std::string ldsTransposeReadName(unsigned bits) { return "ds_read_b64_tr_b" + std::to_string(bits); }
   unsigned lanesPerWave() const { return waveSize; }
   /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.
   const LdsPhases *ldsPhasesFor(bool write, unsigned bytes) const;

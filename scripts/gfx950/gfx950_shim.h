@@ -52,4 +52,8 @@ typedef int tilec_gfx950_i32x2 __attribute__((ext_vector_type(2)));
 __device__ tilec_gfx950_i32x2 tilec_gfx950_ds_read_tr8_b64_v2i32(__attribute__((address_space(3))) tilec_gfx950_i32x2 *)
     __asm("llvm.amdgcn.ds.read.tr8.b64.v2i32");
 #define __builtin_amdgcn_ds_read_tr8_b64_v2i32 tilec_gfx950_ds_read_tr8_b64_v2i32
+// ds_read_b64_tr_b4 (tilec::lds_load_tr of 4-bit values): the 16 4-bit values of a transposing LDS read, as 2 dwords.
+__device__ tilec_gfx950_i32x2 tilec_gfx950_ds_read_tr4_b64_v2i32(__attribute__((address_space(3))) tilec_gfx950_i32x2 *)
+    __asm("llvm.amdgcn.ds.read.tr4.b64.v2i32");
+#define __builtin_amdgcn_ds_read_tr4_b64_v2i32 tilec_gfx950_ds_read_tr4_b64_v2i32
 #define TILEC_GFX950_SHIM 1

@@ -7,8 +7,8 @@
 //   - __builtin_amdgcn_ds_swizzle(src, offset): ds_swizzle_b32, quad-permute mode (offset bit 15 set) and bit mode
 //     (and/or/xor masks on the lane id within 32 lanes);
 //   - __builtin_amdgcn_ds_bpermute(addr, src): ds_bpermute_b32, each lane reads the lane its byte address names;
-//   - ds_read_b64_tr_b16 and ds_read_b64_tr_b8 (gfx950), through tilec::lds_load_tr (runtime.h): transposing LDS reads
-//     of 16-bit and 8-bit values.
+//   - ds_read_b64_tr_b16, _tr_b8 and _tr_b4 (gfx950), through tilec::lds_load_tr (runtime.h): transposing LDS reads
+//     of 16-bit, 8-bit and 4-bit values.
 // Then the transcendental builtins emitted code calls (v_exp_f32 and friends), computed with the host's libm: exact
 // to within libm's error, where the device instruction is within 1 ulp (docs/language.md, "Element functions").
 //
@@ -31,6 +31,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <string>
 
 namespace tilec::emu {
@@ -174,26 +176,38 @@ inline int ds_bpermute(std::uint32_t addr, std::uint32_t src, const char *file, 
 }
 
 /// gfx950's transposing LDS reads of 8 bytes per lane, for values of type T (2 bytes: ds_read_b64_tr_b16, LLVM
-/// intrinsic llvm.amdgcn.ds.read.tr16.b64; 1 byte: ds_read_b64_tr_b8, llvm.amdgcn.ds.read.tr8.b64). Every lane names
-/// V = 8 / sizeof(T) consecutive values of LDS; within each group of 16 lanes (lanes 16g .. 16g + 15) the 16 x V
-/// values are read as a V x 16 matrix whose row r is held by the 16 / V lanes 16g + (16 / V) r + c (lane 16g + (16 /
-/// V) r + c: columns V c .. V c + V - 1), and each lane gets one column of it: value e of lane 16g + j is value j % V
-/// of lane 16g + (16 / V) e + j / V (docs/gemm.md, "Transposing LDS reads on gfx950", has the sources).
-template <typename T> constexpr int tr_values = 8 / static_cast<int>(sizeof(T));
+/// intrinsic llvm.amdgcn.ds.read.tr16.b64; 1 byte: ds_read_b64_tr_b8, llvm.amdgcn.ds.read.tr8.b64; Nibble, 4 bits:
+/// ds_read_b64_tr_b4, llvm.amdgcn.ds.read.tr4.b64, value i of 8 bytes in the low (even i) or high nibble of byte i /
+/// 2). Every lane names V = 64 / bits consecutive values of LDS; within each group of 16 lanes (lanes 16g .. 16g +
+/// 15) the 16 x V values are read as a V x 16 matrix whose row r is held by the 16 / V lanes 16g + (16 / V) r + c
+/// (lane 16g + (16 / V) r + c: columns V c .. V c + V - 1), and each lane gets one column of it: value e of lane 16g +
+/// j is value j % V of lane 16g + (16 / V) e + j / V (docs/gemm.md, "Transposing LDS reads on gfx950", has the
+/// sources; for 4 bits, V = 16, a plain 16 x 16 transpose: value e of lane i is value i of lane e).
+struct Nibble {};
+template <typename T> constexpr int tr_values = std::is_same_v<T, Nibble> ? 16 : 8 / static_cast<int>(sizeof(T));
 
 template <typename T> inline int tr_source(int lane, int e) {
   return (lane & ~15) + (16 / tr_values<T>)*e + (lane & 15) / tr_values<T>;
 }
 
 template <typename T> struct TrOperands {
-  const T *at; ///< this lane's 8 bytes of LDS
+  const void *at; ///< this lane's 8 bytes of LDS
 };
 
+/// Value i of the 8 bytes at `at`, as bits (a Nibble is 4 of them).
+template <typename T> inline std::uint64_t tr_value(const void *at, int i) {
+  if constexpr (std::is_same_v<T, Nibble>) return (static_cast<const std::uint8_t *>(at)[i / 2] >> (4 * (i % 2))) & 15;
+  else return static_cast<const T *>(at)[i];
+}
+
 template <typename T> inline void compute_tr(const void *, const void *const in[], void *const out[]) {
+  constexpr int bits = 64 / tr_values<T>;
   for (int l = 0; l < 64; ++l) {
-    auto *values = static_cast<T *>(out[l]);
+    std::uint64_t result = 0;
     for (int e = 0; e < tr_values<T>; ++e)
-      values[e] = static_cast<const TrOperands<T> *>(in[tr_source<T>(l, e)])->at[l % tr_values<T>];
+      result |= tr_value<T>(static_cast<const TrOperands<T> *>(in[tr_source<T>(l, e)])->at, l % tr_values<T>)
+                << (bits * e);
+    std::memcpy(out[l], &result, 8);
   }
 }
 
@@ -201,7 +215,7 @@ template <typename T> inline void compute_tr(const void *, const void *const in[
 /// collective).
 template <typename T>
 inline void ds_read_tr_b64(const char *name, const void *at, void *result, const char *file, unsigned line) {
-  TrOperands<T> in{static_cast<const T *>(at)};
+  TrOperands<T> in{at};
   WaveCall call;
   call.name = name;
   call.op = call.name;

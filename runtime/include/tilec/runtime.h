@@ -131,6 +131,11 @@ template <int N, typename V> TILEC_DEVICE auto slice(const V &v, int first) {
 /// Two 4-dword halves as one 8-dword operand (a scaled MFMA's A or B: two 16-byte LDS reads of an 8-bit format, or
 /// the 16 bytes of fp4 values and zeros).
 TILEC_DEVICE i32x8 concat(i32x4 lo, i32x4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+/// Four 2-dword pieces as one 8-dword operand (a scaled MFMA's B from transposing LDS reads: four of an 8-bit format,
+/// or two of fp4 values and zeros).
+TILEC_DEVICE i32x8 concat(i32x2 a, i32x2 b, i32x2 c, i32x2 d) {
+  return concat(__builtin_shufflevector(a, b, 0, 1, 2, 3), __builtin_shufflevector(c, d, 0, 1, 2, 3));
+}
 
 /// One E8M0 block scale of a scaled MFMA, in the low byte of the lane's scale register: element (row, col) of the
 /// rows x cols scale tensor `s` (rows `stride` bytes apart), or 127 (2^0) outside it, where the operands read zeros.
@@ -258,32 +263,40 @@ template <typename T, std::size_t N> TILEC_DEVICE i32x8 lds_load_run24(const T (
 }
 
 /// gfx950's transposing LDS read at element `index` of the LDS array `lds`: ds_read_b64_tr_b16 for 16-bit values,
-/// ds_read_b64_tr_b8 for 8-bit ones. This lane names 8 bytes, v = 8 / sizeof(T) consecutive values; in each group of
-/// 16 lanes, lane 16g + (16 / v) r + c names columns v c .. v c + v - 1 of row r of a v x 16 matrix, and lane 16g + j
+/// ds_read_b64_tr_b8 for 8-bit ones, ds_read_b64_tr_b4 for 4-bit ones (Bits = 4: fp4x2 bytes, two values each, the
+/// lower index in the low nibble). This lane names 8 bytes, v = 64 / Bits consecutive values; in each group of 16
+/// lanes, lane 16g + (16 / v) r + c names columns v c .. v c + v - 1 of row r of a v x 16 matrix, and lane 16g + j
 /// gets its column j (value e from row e). A K x N operand stored as loaded (N contiguous) thus reaches the MFMA's B
 /// layout (v consecutive K values of one column per lane) without transposed LDS writes. In the emulator it is a wave
 /// collective over the 64 lanes' addresses (tilec/emulator_crosslane.h).
-template <typename V, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr(const T (&lds)[N], int index) {
-  static_assert((sizeof(T) == 1 || sizeof(T) == 2) && sizeof(V) == 8,
-                "a transposing LDS read gives each lane 8 bytes of 8- or 16-bit values");
+template <typename V, int Bits = 0, typename T, std::size_t N> TILEC_DEVICE V lds_load_tr(const T (&lds)[N], int index) {
+  constexpr int bits = Bits ? Bits : 8 * static_cast<int>(sizeof(T));
+  static_assert((bits == 16 || bits == 8 || bits == 4) && sizeof(V) == 8,
+                "a transposing LDS read gives each lane 8 bytes of 16-, 8- or 4-bit values");
 #if defined(TILEC_EMULATOR)
   emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), false);
   emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
   V v;
-  if constexpr (sizeof(T) == 2)
+  if constexpr (bits == 16)
     emu::ds_read_tr_b64<std::uint16_t>("ds_read_b64_tr_b16", &lds[index], &v, __FILE__, __LINE__);
-  else
+  else if constexpr (bits == 8)
     emu::ds_read_tr_b64<std::uint8_t>("ds_read_b64_tr_b8", &lds[index], &v, __FILE__, __LINE__);
+  else
+    emu::ds_read_tr_b64<emu::Nibble>("ds_read_b64_tr_b4", &lds[index], &v, __FILE__, __LINE__);
   return v;
 #elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
-  if constexpr (sizeof(T) == 2) {
+  if constexpr (bits == 16) {
     typedef short i16x4 __attribute__((ext_vector_type(4)));
     auto *at = (__attribute__((address_space(3))) i16x4 *)(&lds[index]);
     return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr16_b64_v4i16(at));
-  } else {
+  } else if constexpr (bits == 8) {
     typedef int i32x2 __attribute__((ext_vector_type(2)));
     auto *at = (__attribute__((address_space(3))) i32x2 *)(&lds[index]);
     return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr8_b64_v2i32(at));
+  } else {
+    typedef int i32x2 __attribute__((ext_vector_type(2)));
+    auto *at = (__attribute__((address_space(3))) i32x2 *)(&lds[index]);
+    return __builtin_bit_cast(V, __builtin_amdgcn_ds_read_tr4_b64_v2i32(at));
   }
 #else
   static_assert(sizeof(T) == 0, "the transposing LDS reads exist on gfx950 only");

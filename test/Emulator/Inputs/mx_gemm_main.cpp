@@ -3,7 +3,8 @@
 // codes of A and B) and MX_STEP_K (K values per instruction: 64 for 32x32x64, 128 for 16x16x128). Sizes with tails in
 // M, N and K (K values past a multiple of 32 in the last scale block), and with K's rows off the vector boundary (the
 // launcher runs NAME_unaligned); D must equal the reference exactly, and the kernel that ran must be the one the
-// rows call for (a size "ok but ran NAME_unaligned" fails). With MX_B_KN, B is given K x N (8-bit formats).
+// rows call for (a size "ok but ran NAME_unaligned" fails). With MX_B_KN, B is given K x N (8-bit formats); with
+// MX_B_KN4, B is fp4 given K x N, two N values per byte (the even N in the low nibble), [K, ceil(N / 2)] bytes.
 // With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
 #include "check.h"
 #include "mx_reference.h"
@@ -17,9 +18,15 @@
 #define MX_STR2(a) #a
 #define MX_STR(a) MX_STR2(a)
 
-// The launcher: launch_NAME(A, B, SA, SB, C, M, K, N, KS, stream), K in elements of A's dtype.
+// The launcher: launch_NAME(A, B, SA, SB, C, M, K, N, KS, stream), K in elements of A's dtype; with MX_B_KN4
+// launch_NAME(A, B, SA, SB, C, M, K, KV, NB, KS, N, stream), B being KV x NB bytes.
+#if defined(MX_B_KN4)
+extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
+                                const unsigned char *, float *, int, int, int, int, int, int, hipStream_t);
+#else
 extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
                                 const unsigned char *, float *, int, int, int, int, hipStream_t);
+#endif
 
 namespace {
 
@@ -49,12 +56,23 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   for (int j = 0; j < n; ++j)
     for (int kk = 0; kk < k; ++kk) bt[size_t(kk) * n + j] = b[size_t(j) * k + kk];
   DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bt, k, n));
+#elif defined(MX_B_KN4) // fp4 B given K x N: rows of n2 = n rounded up to even values, packed two per byte
+  const int n2 = n + n % 2;
+  std::vector<unsigned> bt(size_t(k) * n2);
+  for (int kk = 0; kk < k; ++kk)
+    for (int j = 0; j < n2; ++j) bt[size_t(kk) * n2 + j] = j < n ? b[size_t(j) * k + kk] : 1 + rng() % 15; // no C column
+  DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bt, k, n2));
 #else
   DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, b, n, k));
 #endif
   DeviceBuffer<unsigned char> dA(mxref::pack(MX_FA, a, m, k)), dSA(sa), dSB(sb);
   DeviceBuffer<float> dC(size_t(m) * n);
-  if (MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr) != hipSuccess) {
+#if defined(MX_B_KN4)
+  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, k, n2 / 2, ks, n, nullptr);
+#else
+  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr);
+#endif
+  if (launched != hipSuccess) {
     std::printf("%dx%dx%d: launch failed\n", m, n, k);
     return false;
   }
@@ -68,6 +86,8 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   const std::string ran = tilec::emu::last_kernel();
 #if defined(MX_B_KN)
   const bool wantUnaligned = expectUnaligned || n % 16 != 0;
+#elif defined(MX_B_KN4)
+  const bool wantUnaligned = expectUnaligned || n % 4 != 0 || (n2 / 2) % 16 != 0;
 #else
   const bool wantUnaligned = expectUnaligned || n % 4 != 0;
 #endif
@@ -82,6 +102,18 @@ int launcherChecks() {
   DeviceBuffer<unsigned char> bytes(4096);
   DeviceBuffer<float> c(64 * 64);
   const int k = 256 / kValues, ks = 8;
+#if defined(MX_B_KN4)
+  // And a K x N fp4 B of the wrong shape: [2 K, ceil(N / 2)] bytes.
+  const struct {
+    const char *what;
+    int ks, kv, nb;
+  } cases[] = {{"KS = 8 for K = 256", ks, 256, 4}, {"KS = 7", ks - 1, 256, 4}, {"KS = 9", ks + 1, 256, 4},
+               {"KV = 255", ks, 255, 4}, {"NB = 5", ks, 256, 5}};
+  for (const auto &t : cases) {
+    hipError_t e = MX_LAUNCH(bytes.ptr, bytes.ptr, bytes.ptr, bytes.ptr, c.ptr, 8, k, t.kv, t.nb, t.ks, 8, nullptr);
+    std::printf("%s: %s\n", t.what, e == hipSuccess ? "launched" : "refused");
+  }
+#else
   const struct {
     const char *what;
     int ks;
@@ -90,6 +122,7 @@ int launcherChecks() {
     hipError_t e = MX_LAUNCH(bytes.ptr, bytes.ptr, bytes.ptr, bytes.ptr, c.ptr, 8, k, 8, t.ks, nullptr);
     std::printf("%s: %s\n", t.what, e == hipSuccess ? "launched" : "refused");
   }
+#endif
   return 0;
 }
 
