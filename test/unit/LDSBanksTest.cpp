@@ -379,3 +379,63 @@ TEST(LDSBanksTest, TransposingReadsMatchTheMFMALayout) {
           }
   }
 }
+
+// The scaled MFMA's B given K x N, read with transposing reads (docs/mx.md, "B given K x N"): applying each read's
+// rule to the lane addresses of the fragment reads gives every lane the B values the scaled lane layout
+// (laneOfScaledOperand, written from the MFMA's operand layout, not from the reads) wants of it.
+//   fp8, v_mfma_scale_f32_32x32x64_f8f6f4: sB 64 x (128 + 16) bytes, 4 ds_read_b64_tr_b8 per fragment (the lane's two
+//   runs of 16 K values), read j holding operand bytes 8j .. 8j + 7; value e of lane 16g + i is value i % 8 of what lane
+//   16g + 2e + i / 8 names.
+//   fp4 given K x N (two N values per byte), v_mfma_scale_f32_16x16x128_f8f6f4: sB 128 K rows x (32 + 16) bytes, 2
+//   ds_read_b64_tr_b4 per fragment, read j holding operand values 16j .. 16j + 15; value e of lane 16g + i is value i
+//   of what lane 16g + e names (4-bit values, the lower N in the low nibble).
+TEST(LDSBanksTest, ScaledTransposingReadsMatchTheMFMALayout) {
+  struct Case {
+    const char *instr;
+    DType dtype;
+    MXFormat format;
+    unsigned kValues, cols, pad, kSteps;
+  };
+  for (const Case &t : {Case{"v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, MXFormat::FP8, 64, 128, 16, 1},
+                        Case{"v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP4X2, MXFormat::FP4, 128, 32, 16, 1}}) {
+    const ScaledMFMAInstr &scaled = *lookupScaledMFMA(t.instr);
+    const MFMAInstr &ins = *scaledVariant(scaled, t.dtype, t.dtype);
+    unsigned perValue = info(t.dtype).values, n = t.cols * perValue; // N values of the block
+    ir::LdsBuffer sA = buffer("sA", n, t.kValues / perValue, t.pad, false);
+    ir::LdsBuffer sB = buffer("sB", t.kValues, t.cols, t.pad, false);
+    sA.dtype = sB.dtype = t.dtype;
+    sB.transposeReads = true;
+    ir::AccTile c;
+    c.name = "c";
+    c.dtype = DType::F32;
+    c.rows = c.cols = n;
+    c.instr = &ins;
+    c.wavesY = c.wavesX = 2;
+    ir::MMA m({});
+    m.acc = &c;
+    m.a = &sA;
+    m.b = &sB;
+    m.k = t.kValues / perValue;
+    const unsigned pitch = sB.pitch(), blocks = c.blocksX(), reads = perValue == 2 ? 2 : 4;
+    const unsigned valuesPerRead = 64 / (8 / perValue);
+    for (unsigned wave = 0; wave < 4; ++wave) {
+      std::vector<LdsLaneAccess> r = ldsFragmentAccesses(m, false, pitch, wave, 64);
+      ASSERT_EQ(r.size(), blocks * reads) << t.instr; // one instruction K step x blocks x reads per fragment
+      unsigned origin = (wave % 2) * (n / 2);
+      for (unsigned block = 0; block < blocks; ++block)
+        for (unsigned i = 0; i < ins.n; ++i) // column of B inside the block
+          for (unsigned k = 0; k < t.kValues; ++k) {
+            LaneSlot s = *laneOfScaledOperand(scaled, t.format, i, k);
+            const LdsLaneAccess &read = r[block * reads + s.elem / valuesPerRead];
+            EXPECT_EQ(read.bytes, 8u);
+            unsigned e = s.elem % valuesPerRead, j = s.lane & 15u;
+            // In values (nibbles for fp4): where the source lane's 8 bytes start, plus the position the rule takes.
+            unsigned source = perValue == 2 ? (s.lane & ~15u) + e : (s.lane & ~15u) + 2 * e + j / 8;
+            uint64_t got = *read.addr[source] * perValue + (perValue == 2 ? j : j % 8);
+            uint64_t col = origin + block * ins.n + i;
+            uint64_t want = uint64_t(k) * pitch * perValue + col;
+            ASSERT_EQ(got, want) << t.instr << " wave " << wave << " k " << k << " column " << i;
+          }
+    }
+  }
+}

@@ -410,8 +410,9 @@ def gen_gemm(rng, cfg):
 
 def gen_mx(rng, cfg):
     """A block-scaled GEMM on gfx950, legal by construction: C = (A scaled) x (B scaled), one E8M0 scale per 32 K
-    values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit); B given N x K
-    (K x N only for 8-bit operands, which tilec stores transposed in LDS)."""
+    values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit); B given N x K,
+    or K x N for 8-bit and fp4x2 operands (fp4x2 then packs two N values per byte: B is [2 K, ceil(N / 2)], its
+    windows B[2 * k, block.col / 2], read with ds_read_b64_tr_b4)."""
     fam = rng.choice(["8", "8", "4", "6", "6"])
     if fam == "8":
         da, db = rng.choice(F8), rng.choice(F8)
@@ -436,8 +437,11 @@ def gen_mx(rng, cfg):
         if not pads:
             continue
         pad = rng.choice(pads)
-        bnk = True if fam != "8" else rng.random() < 0.7
-        b_shape = (bn, bk) if bnk else (bk, bn)
+        bnk = True if fam == "6" else rng.random() < 0.7
+        packed_kn = not bnk and mx["values"] > 1  # fp4x2 K x N: K values along the rows, N / 2 columns
+        if packed_kn and (bn // 2 + pad) % 8:  # the 8-byte transposing reads need 8-byte rows
+            continue
+        b_shape = (bn, bk) if bnk else (bk * mx["values"], bn // mx["values"]) if packed_kn else (bk, bn)
         pa, wa = pick_pattern(rng, wg)
         pb, wb = pick_pattern(rng, wg)
         if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mx["vec"], wg, wb)[1]:
@@ -449,7 +453,7 @@ def gen_mx(rng, cfg):
         raise RuntimeError("no legal MX configuration found")
     epi = rng.choice(["plain", "plain", "scale_f32"])
     scalars = [dict(name="alpha", dtype="f32")] if epi == "scale_f32" else []
-    a_dims, b_dims = ["M", "K"], (["N", "K"] if bnk else ["K", "N"])
+    a_dims, b_dims = ["M", "K"], (["N", "K"] if bnk else ["KV", "NB"] if packed_kn else ["K", "N"])
 
     def tdecl(name, dt, shape, p, wv):
         wt = f" waves [{wv[0]}, {wv[1]}]" if wv else ""
@@ -461,7 +465,9 @@ def gen_mx(rng, cfg):
             tdecl("a", da, (bm, bk), pa, wa), tdecl("b", db, b_shape, pb, wb),
             f"  acc  c: f32[{bm}, {bn}] mfma {instr} waves [{wy}, {wx}];",
             f"  for k in 0 .. K step {bk} {{", "    a = load A[block.row, k];",
-            "    b = load B[block.col, k];" if bnk else "    b = load B[k, block.col];",
+            "    b = load B[block.col, k];" if bnk else
+            f"    b = load B[{mx['values']} * k, block.col / {mx['values']}];" if packed_kn else
+            "    b = load B[k, block.col];",
             "    sA = a;", "    sB = b;", "    barrier;",
             f"    c += mma(sA, {'transpose(sB)' if bnk else 'sB'}, scale_a = SA, scale_b = SB);", "    barrier;", "  }",
             f"  store C[block] = {'c * alpha' if scalars else 'c'};"]

@@ -8,15 +8,14 @@ import numerics as nx
 
 def inputs(cfg, rng, t, rows, cols):
     """Random codes of one MX GEMM input: (the values the reference uses, the bytes the kernel reads). A and B hold
-    finite element codes (values per K value, rows x K values; B as declared, N x K or K x N), the scales E8M0 codes
-    122 .. 132 (2^-5 .. 2^5)."""
+    finite element codes (values per K value, rows x K values; B as declared, N x K or K x N, a K x N fp4x2 B with
+    its rows of 2 ceil(N / 2) values, the last one past N when N is odd), the scales E8M0 codes 122 .. 132 (2^-5 ..
+    2^5)."""
     if t["dtype"] == "e8m0":
         codes = [rng.randint(122, 132) for _ in range(rows * cols)]
         return codes, bytes(codes)
-    values_per = cfg["compute"]["values"]
-    # K is the column axis of A and of an N x K B; a K x N B (8-bit only) holds one value per element.
-    along_k = t["name"] == "A" or cfg["compute"]["bnk"]
-    n = rows * cols * (values_per if along_k else 1)
+    # Elements pack their values along the columns: K for A and an N x K B, N for a K x N fp4x2 B.
+    n = rows * cols * cfg["compute"]["values"]
     codes = [nx.mx_random_code(rng, t["dtype"]) for _ in range(n)]
     return [nx.mx_value(x, t["dtype"]) for x in codes], nx.mx_pack(codes, t["dtype"])
 
@@ -29,6 +28,7 @@ def reference(c, ins, rows, cols, alpha, target):
     A, B, SA, SB = ins["A"], ins["B"], ins["SA"], ins["SB"]  # A, B: values per K value; scales: codes
     kv = len(A) // rows
     ks = -(-kv // 32)
+    row_b = len(B) // kv  # values per row of a K x N B: N, or 2 ceil(N / 2) for fp4x2
     want, tol = [], []
     for i in range(rows):
         for j in range(cols):
@@ -36,7 +36,7 @@ def reference(c, ins, rows, cols, alpha, target):
             for k0 in range(0, kv, c["step_k"]):
                 terms = [acc]
                 for k in range(k0, min(k0 + c["step_k"], kv)):
-                    b = B[j * kv + k] if c["bnk"] else B[k * cols + j]
+                    b = B[j * kv + k] if c["bnk"] else B[k * row_b + j]
                     scale = 2.0 ** (SA[i * ks + k // 32] - 127 + SB[j * ks + k // 32] - 127)
                     terms.append(A[i * kv + k] * b * scale)
                 acc = nx.round_f32(math.fsum(terms))
