@@ -517,7 +517,8 @@ def main():
     p.add_argument("--clang", default="clang++-19")
     p.add_argument("--src", required=True)
     p.add_argument("--work", required=True)
-    p.add_argument("--emulate", default="all")
+    p.add_argument("--emulate", default="all", help="all, none, or N: every configuration whose index is a multiple "
+                   "of N (0 is none)")
     p.add_argument("--emu-timeout", type=int, default=300)
     p.add_argument("--no-clang", action="store_true")
     p.add_argument("--jobs", type=int, default=1)
@@ -537,7 +538,7 @@ def main():
     args.known = set(filter(None, args.known.split(",")))
     if args.emulate == "all":
         args.emulate_this = lambda cfg: True
-    elif args.emulate == "none":
+    elif args.emulate in ("none", "0"):
         args.emulate_this = lambda cfg: False
     else:
         every = int(args.emulate)
