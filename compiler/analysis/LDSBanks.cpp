@@ -97,8 +97,12 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
 std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA, unsigned pitch, unsigned wave,
                                                       unsigned waveSize) {
   const ir::AccTile &acc = *m.acc;
-  const MFMAInstr &ins = *acc.instr;
+  // The operand's geometry in its own elements (operandView: a B of another column width than A's has its own runs);
+  // kk walks A's columns, kkOf converts it.
+  const MFMAInstr &ins = operandView(*acc.instr, !isA);
   const ir::LdsBuffer &b = isA ? *m.a : *m.b;
+  unsigned perA = info(acc.instr->a).values, perOwn = info(ins.a).values;
+  auto kkOf = [&](unsigned kk) { return kk * perA / perOwn; };
   unsigned size = sizeOf(b.dtype), blocks = isA ? acc.blocksY() : acc.blocksX(), side = isA ? ins.m : ins.n;
   unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
   std::vector<LdsLaneAccess> out;
@@ -109,12 +113,12 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
     // the phases of an 8-byte read: no source gives the instructions' own.
     const ir::TransposeReads tr = ir::transposeReadsOf(ins, b);
     unsigned lanesPerRow = 16 / tr.values, perK = info(ins.a).values, perN = info(b.dtype).values;
-    for (unsigned kk = 0; kk < m.k; kk += ins.k)
+    for (unsigned kk = 0; kk < m.k; kk += acc.instr->k)
       for (unsigned block = 0; block < blocks; ++block)
         for (unsigned h = 0; h < tr.count; ++h) {
           LdsLaneAccess a{false, 8, std::vector<std::optional<uint64_t>>(waveSize)};
           for (unsigned lane = 0; lane < waveSize; ++lane) {
-            uint64_t k = perK * (kk + (lane / ins.n) * ins.kRun()) + tr.rowOffset(h) + (lane % 16) / lanesPerRow;
+            uint64_t k = perK * (kkOf(kk) + (lane / ins.n) * ins.kRun()) + tr.rowOffset(h) + (lane % 16) / lanesPerRow;
             uint64_t col = origin + block * side + (16 * (lane / 16)) % side + tr.values * (lane % lanesPerRow);
             a.addr[lane] = (k * pitch + col / perN) * size;
           }
@@ -125,13 +129,14 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   // One read per run of kRun() K values: run h of lane group g starts at K kk + kRun (g + G h) (one run: h = 0). The
   // 24-byte run of a 6-bit format is three 8-byte reads (tilec::lds_load_run24).
   unsigned run = ins.kRun(), pieces = ins.ldsReadsPerRun(), pieceBytes = run * size / pieces;
-  for (unsigned kk = 0; kk < m.k; kk += ins.k)
+  for (unsigned kk = 0; kk < m.k; kk += acc.instr->k)
     for (unsigned block = 0; block < blocks; ++block)
       for (unsigned h = 0; h < ins.readsPerFragment(); ++h)
         for (unsigned piece = 0; piece < pieces; ++piece) {
           LdsLaneAccess a{false, pieceBytes, std::vector<std::optional<uint64_t>>(waveSize)};
           for (unsigned lane = 0; lane < waveSize; ++lane) {
-            uint64_t row = origin + block * side + lane % side, k = kk + (lane / ins.m + ins.kGroups() * h) * run;
+            uint64_t row = origin + block * side + lane % side;
+            uint64_t k = kkOf(kk) + (lane / ins.m + ins.kGroups() * h) * run;
             a.addr[lane] = (b.placedRow(row) * pitch + k) * size + piece * pieceBytes;
           }
           out.push_back(std::move(a));
@@ -286,8 +291,12 @@ bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuf
   unsigned size = sizeOf(b.dtype), rowBytes = (b.storedCols() + pad) * size;
   std::vector<const ir::MMA *> mmas;
   mmasReading(kernel.body, b, mmas);
-  for (const ir::MMA *m : mmas)
-    if (m->acc->instr && rowBytes % (m->acc->instr->kRun() * size) != 0) return false;
+  for (const ir::MMA *m : mmas) {
+    if (!m->acc->instr) continue;
+    // Transposing reads of a K x N B need 8-byte rows; other fragment reads rows of whole runs.
+    unsigned align = m->b == &b && b.transposeReads ? 8 : operandView(*m->acc->instr, m->b == &b).kRun() * size;
+    if (rowBytes % align != 0) return false;
+  }
   uint64_t bytes = 0;
   for (const auto &l : kernel.ldsBuffers)
     bytes += l.get() == &b ? uint64_t(b.storedRows()) * rowBytes : l->bytes();

@@ -295,8 +295,10 @@ std::string KernelEmitter::guarded(const std::string &mask, const std::string &s
   return mask.empty() ? statement + ";\n" : formatv("if ({0}) {1};\n", mask, statement).str();
 }
 
-const Tensor *packedKNTensor(const For &loop, const MMA &m) {
-  if (!m.b->transposeReads || info(m.b->dtype).values == 1) return nullptr;
+const Tensor *scaledBTensor(const For &loop, const MMA &m) {
+  unsigned perA = info(m.a->dtype).values, perB = info(m.b->dtype).values;
+  bool kn = m.b->transposed || m.b->transposeReads;
+  if (!m.scaleA || (kn ? perA == 1 && perB == 1 : perA == perB)) return nullptr;
   for (const StmtPtr &s : loop.body) {
     auto *w = llvm::dyn_cast<LdsWrite>(s.get());
     if (!w || w->dst != m.b) continue;
@@ -307,36 +309,64 @@ const Tensor *packedKNTensor(const For &loop, const MMA &m) {
   return nullptr;
 }
 
-/// A window of a K x N B of packed values (fp4x2) in `body`: `[perK k, block.col / perN]` of a tensor the launcher
-/// checks to be [perK K, ceil(N / perN)] (K the loop's upper bound, N the grid tensor's columns). Whether `origin`
-/// is such a window's index into `extent`, and where: `inner` is k or block.col, `innerExtent` K or N, `factor` perK
-/// (rows) or perN (columns, dividing).
+namespace {
+
+/// `origin` as `x`, `times * x`, `x * times` or `x / divide` (times, divide > 1): x, and the factor.
+const Index *scaledOperand(const Index &origin, unsigned &times, unsigned &divide) {
+  times = divide = 1;
+  if (!origin.isBinary()) return &origin;
+  if (origin.kind == Index::Kind::Mul) {
+    bool constLeft = origin.lhs->kind == Index::Kind::Const;
+    const Index &c = constLeft ? *origin.lhs : *origin.rhs;
+    if (c.kind != Index::Kind::Const || c.value < 2) return nullptr;
+    times = c.value;
+    return constLeft ? origin.rhs.get() : origin.lhs.get();
+  }
+  if (origin.kind == Index::Kind::Div && origin.rhs->kind == Index::Kind::Const && origin.rhs->value >= 2) {
+    divide = origin.rhs->value;
+    return origin.lhs.get();
+  }
+  return nullptr;
+}
+
+} // namespace
+
+/// A K-axis or N-axis window of a scaled mma's B whose tensor the launcher checks against A's K and C's N
+/// (scaledBTensor): a K x N B of packed values or under an A of packed values, [perA k, block.col / perB] of a
+/// [perA K, ceil(N / perB)] tensor; an N x K B of another column width, [block.col, k perA / perB] of an [N,
+/// ceil(K perA / perB)] one. Whether `origin` is such a window's index into `extent`, and where: `inner` is k or
+/// block.col, `innerExtent` K or N, `factor` the multiple (`divides`: the divisor).
 bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Extent &extent, const Index *&inner,
                                  Extent &innerExtent, unsigned &factor, bool &divides) const {
+  unsigned times = 1, divide = 1;
+  const Index *x = scaledOperand(origin, times, divide);
+  if (!x) return false;
   for (const StmtPtr &s : body) {
     auto *f = llvm::dyn_cast<For>(s.get());
     if (!f) continue;
     if (packedWindow(f->body, origin, extent, inner, innerExtent, factor, divides)) return true;
     for (const StmtPtr &t : f->body) {
       auto *m = llvm::dyn_cast<MMA>(t.get());
-      const Tensor *b = m ? packedKNTensor(*f, *m) : nullptr;
-      if (!b || !origin.isBinary()) continue;
-      // perK * k or k * perK.
-      const Index *var = origin.lhs->kind == Index::Kind::Const ? origin.rhs.get() : origin.lhs.get();
-      const Index *times = var == origin.lhs.get() ? origin.rhs.get() : origin.lhs.get();
-      if (&extent == &b->rows && origin.kind == Index::Kind::Mul && var->kind == Index::Kind::LoopVar &&
-          var->name == f->var && times->kind == Index::Kind::Const && times->value == info(m->a->dtype).values) {
+      const Tensor *b = m ? scaledBTensor(*f, *m) : nullptr;
+      if (!b) continue;
+      unsigned perA = info(m->a->dtype).values, perB = info(m->b->dtype).values;
+      bool kn = m->b->transposed || m->b->transposeReads;
+      // The K axis: rows of a K x N B (perA k), columns of an N x K one (k perA / perB).
+      const Extent &kExtent = kn ? b->rows : b->cols;
+      unsigned wantTimes = kn ? perA : std::max(1u, perA / perB), wantDivide = kn ? 1 : std::max(1u, perB / perA);
+      if (&extent == &kExtent && x->kind == Index::Kind::LoopVar && x->name == f->var && times == wantTimes &&
+          divide == wantDivide) {
+        innerExtent = Extent{};
         if (f->upper->kind == Index::Kind::Scalar) innerExtent.symbol = f->upper->name;
         else if (f->upper->kind == Index::Kind::Const) innerExtent.value = f->upper->value;
         else return false;
-        inner = var, factor = times->value, divides = false;
+        inner = x, divides = divide > 1, factor = divides ? divide : times;
         return true;
       }
-      if (origin.rhs->kind != Index::Kind::Const) continue;
-      if (&extent == &b->cols && origin.kind == Index::Kind::Div && origin.lhs->kind == Index::Kind::BlockCol &&
-          origin.rhs->value == info(m->b->dtype).values) {
+      // The N axis of a K x N B: block.col / perB.
+      if (kn && &extent == &b->cols && x->kind == Index::Kind::BlockCol && times == 1 && divide == perB) {
         innerExtent = k.gridTensor->cols;
-        inner = origin.lhs.get(), factor = origin.rhs->value, divides = true;
+        inner = x, factor = perB, divides = true;
         return true;
       }
     }
@@ -348,6 +378,17 @@ bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Ex
 /// is the block origin of a grid over the same extent (assumed or known divisible by the block), or a loop
 /// variable running from a multiple of `size` up to the extent in steps that are multiples of `size`.
 bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsigned size, bool isRow) const {
+  // A scaled mma's B checked by the launcher (packedWindow): [perA k, block.col / perB] of a K x N B is inside where
+  // k's window of size / perA is inside K (the rows are perA K) and block.col's of size x perB inside N (the columns
+  // are ceil(N / perB)); [block.col, k / d] of an N x K B where k's window of size x d is inside K. With a factor of
+  // 1 (an fp8 A over a K x N fp4 B's rows KV = K, say) the window is k's or block.col's in K or N.
+  const Index *inner = nullptr;
+  Extent innerExtent;
+  unsigned factor = 1;
+  bool divides = false;
+  if (packedWindow(k.body, origin, extent, inner, innerExtent, factor, divides))
+    return divides ? windowInside(*inner, innerExtent, size * factor, isRow)
+                   : size % factor == 0 && windowInside(*inner, innerExtent, size / factor, isRow);
   if (origin.kind == Index::Kind::BlockRow || origin.kind == Index::Kind::BlockCol) {
     bool row = origin.kind == Index::Kind::BlockRow;
     const Extent &grid = row ? k.gridTensor->rows : k.gridTensor->cols;
@@ -372,15 +413,6 @@ bool KernelEmitter::windowInside(const Index &origin, const Extent &extent, unsi
     if (loopVarText.count(origin.name)) return false;
     return k.divisible(extent, size) && it->second.first % size == 0 && upperIsExtent && extent.isSymbol();
   }
-  // [perK k, block.col / perN] of a packed K x N B: inside where k's window of size / perK is inside K (the rows
-  // are perK K), and where block.col's of size x perN is inside N (the columns are ceil(N / perN)).
-  const Index *inner = nullptr;
-  Extent innerExtent;
-  unsigned factor = 1;
-  bool divides = false;
-  if (packedWindow(k.body, origin, extent, inner, innerExtent, factor, divides))
-    return divides ? windowInside(*inner, innerExtent, size * factor, isRow)
-                   : size % factor == 0 && windowInside(*inner, innerExtent, size / factor, isRow);
   // A literal origin in a literal extent (the row 0 of a 1-D tensor's one row).
   return origin.kind == Index::Kind::Const && !extent.isSymbol() && origin.value >= 0 &&
          origin.value + size <= extent.value;

@@ -121,17 +121,28 @@ void KernelEmitter::mmaHeader(const MMA &m, unsigned depth) {
 }
 
 /// The fragment reads of one instruction K step (kk and k_lane in scope): one LDS read per block row of A and per
-/// block column of B; `step` indexes fragment arrays that hold every step ("" for one step's).
+/// block column of B; `step` indexes fragment arrays that hold every step ("" for one step's). A B whose elements
+/// hold another number of K values than A's (a scaled mma of fp8 by fp4x2, say) has a k_lane of its own, k_lane_b,
+/// in its elements.
 void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsigned d) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
-  auto fragments = [&](const char *frag, const char *block, unsigned count, unsigned size, const LdsBuffer &buf,
-                       const std::string &origin) {
+  const MFMAInstr &insB = operandView(ins, true);
+  if (&insB != &ins) {
+    unsigned perA = info(ins.a).values, perB = info(ins.b).values;
+    std::string kkB = perA > perB ? formatv("kk * {0}", perA / perB).str() : formatv("kk / {0}", perB / perA).str();
+    line(d) << formatv("const int k_lane_b = {0} + (lane / {1}) * {2};  // B's K {3}: {4} values each, {5} of A's\n",
+                       kkB, insB.m, insB.kRun(), perB > 1 ? "columns" : "values", perB,
+                       perA > perB ? formatv("{0} per column", perA / perB).str()
+                                   : formatv("a column per {0}", perB / perA).str());
+  }
+  auto fragments = [&](const MFMAInstr &ins, const char *frag, const char *block, unsigned count, unsigned size,
+                       const LdsBuffer &buf, const std::string &origin, const char *kLane) {
     if (count > 1) line(d) << "#pragma unroll\n";
     line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
     std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
-    std::string at = formatv("{0} * {1} + k_lane", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
-                             buf.pitch()).str();
+    std::string at = formatv("{0} * {1} + {2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
+                             buf.pitch(), kLane).str();
     std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", ins.operandType, lds(buf, false), at).str();
     if (ins.scaled) {
       // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
@@ -144,9 +155,9 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
     }
     line(d + 1) << formatv("{0}{1}[{2}] = {3};\n", frag, step, block, value);
   };
-  fragments("a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row");
+  fragments(ins, "a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row", "k_lane");
   if (m.b->transposeReads) return transposingFragmentReads(m, step, d);
-  fragments("b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col");
+  fragments(insB, "b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col", &insB != &ins ? "k_lane_b" : "k_lane");
 }
 
 /// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit) or
@@ -157,10 +168,11 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
 /// columns (16 (l / 16)) % n + v (l % (16 / v)) of its block (K_lane = k_lane, or 2 k_lane K values for fp4x2).
 void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &step, unsigned d) {
   const AccTile &a = *m.acc;
-  const MFMAInstr &ins = *a.instr;
+  const MFMAInstr &ins = operandView(*a.instr, true); // B's geometry, in its elements
   const LdsBuffer &b = *m.b;
   const TransposeReads tr = transposeReadsOf(ins, b);
   unsigned lanesPerRow = 16 / tr.values, perK = info(ins.a).values, perN = info(b.dtype).values;
+  std::string kLaneName = &ins != a.instr ? "k_lane_b" : "k_lane";
   // The pieces of a scaled operand are dwords, joined into its 8; the others keep their values' type.
   std::string piece = ins.scaled ? "tilec::i32x2" : vecType(b.dtype, tr.values);
   std::string bits = perN > 1 ? formatv(", {0}", 8 * sizeOf(b.dtype) / perN).str() : "";
@@ -170,10 +182,11 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
   line(d) << formatv("// {0} is K x N as declared{1}: each fragment is {2} {3} ({4} K values of this lane's column "
                      "each{5}).\n", b.name, perN > 1 ? formatv(", {0} N values per {1}", perN, name(b.dtype)).str() : "",
                      tr.count, Target::ldsTransposeReadName(valueBits(b.dtype)), tr.values, runs);
-  std::string kRow = perK > 1 ? formatv("{0} * k_lane", perK).str() : "k_lane";
+  std::string kRow = perK > 1 ? formatv("{0} * {1}", perK, kLaneName).str() : kLaneName;
   std::string laneRow = lanesPerRow > 1 ? formatv("(lane % 16) / {0}", lanesPerRow).str() : "lane % 16";
   line(d) << formatv("const int tr_row = {0} + {1};  // the K row this lane names{2}\n", kRow, laneRow,
-                     perK > 1 ? formatv(" (k_lane counts {0} columns of {1} K values)", name(ins.a), perK).str()
+                     perK > 1 ? formatv(" ({0} counts {1} columns of {2} K values)", kLaneName, name(ins.a), perK)
+                                    .str()
                               : "");
   // With n = 16 every group of 16 lanes covers the block's 16 columns; with n = 32 lane groups 1 and 3 take 16 .. 31.
   // Columns count elements: 16 N values are 16 / perN of them.

@@ -28,9 +28,11 @@ std::string vecType(DType dt, unsigned n);
 /// The runtime's Fp8Format of an fp8/bf8 dtype on `t`.
 std::string fp8Format(DType dt, const Target &t);
 inline bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
-/// The tensor whose loads fill `m`'s B when it is a K x N B of packed values (fp4x2), found through the LDS write
-/// and the load in `loop`'s body; nullptr otherwise. The launcher checks its shape, [perK K, ceil(N / perN)].
-const Tensor *packedKNTensor(const For &loop, const MMA &m);
+/// The tensor whose loads fill the B of the scaled mma `m` when its shape is not A's and C's own symbols, found
+/// through the LDS write and the load in `loop`'s body: a K x N B where either operand packs values ([perA K, ceil(N
+/// / perB)]) or an N x K B of another column width than A ([N, ceil(K perA / perB)]); nullptr otherwise. The
+/// launcher checks that shape.
+const Tensor *scaledBTensor(const For &loop, const MMA &m);
 inline std::string extentExpr(const Extent &e) { return e.isSymbol() ? e.symbol : std::to_string(e.value); }
 /// A product term `factor * name`, omitted when the factor is 0 and written without `* 1`.
 std::string term(const std::string &expr, unsigned factor);

@@ -67,14 +67,29 @@ void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
       if (t->rows.text() != rows->text()) add(formatv("{0} != {1}", extentExpr(t->rows), extentExpr(*rows)));
       add(formatv("{0} != ({1} + {2}) / {3}", extentExpr(t->cols), upper, perBlock - 1, perBlock));
     }
-    // A B of packed values given K x N (fp4x2): K values along its rows, N / perN columns (Sema checked that its
-    // loads' windows are [perK k, block.col / perN]); other shapes would be read as zeros or past their rows.
-    if (const Tensor *b = packedKNTensor(*loop, *m)) {
-      unsigned perK = info(m->a->dtype).values, perN = info(m->b->dtype).values;
-      line(1) << formatv("// {0} is K x N with {1} N values per {2}: [{3} x {4}, ceil({5} / {1})].\n", b->name, perN,
-                         name(m->b->dtype), perK, upper, extentExpr(g.cols));
-      add(formatv("{0} != {1} * {2}", extentExpr(b->rows), perK, upper));
-      add(formatv("{0} != ({1} + {2}) / {3}", extentExpr(b->cols), extentExpr(g.cols), perN - 1, perN));
+    // B's shape where it is not A's and C's symbols (Sema checked that its loads' windows are [perA k, block.col /
+    // perB] for a K x N B, [block.col, k perA / perB] for an N x K one); other shapes would be read as zeros or past
+    // their rows.
+    if (const Tensor *b = scaledBTensor(*loop, *m)) {
+      unsigned perA = info(m->a->dtype).values, perB = info(m->b->dtype).values;
+      auto ceilDiv = [](const std::string &x, unsigned d) {
+        return d == 1 ? x : formatv("({0} + {1}) / {2}", x, d - 1, d).str();
+      };
+      auto times = [](const std::string &x, unsigned t) { return t == 1 ? x : formatv("{0} * {1}", t, x).str(); };
+      auto check = [&](const Extent &e, const std::string &want) {
+        if (extentExpr(e) != want) add(formatv("{0} != {1}", extentExpr(e), want));
+      };
+      if (m->b->transposed || m->b->transposeReads) {
+        line(1) << formatv("// {0} is K x N with {1} N values per {2}: [{3}, {4}].\n", b->name, perB,
+                           name(m->b->dtype), times(upper, perA), ceilDiv(extentExpr(g.cols), perB));
+        check(b->rows, times(upper, perA));
+        check(b->cols, ceilDiv(extentExpr(g.cols), perB));
+      } else {
+        line(1) << formatv("// {0} is N x K in {1} columns of {2} K values ({3} in A's): [{4}, {5}].\n", b->name,
+                           name(m->b->dtype), perB, perA, extentExpr(g.cols), ceilDiv(times(upper, perA), perB));
+        check(b->rows, extentExpr(g.cols));
+        check(b->cols, ceilDiv(times(upper, perA), perB));
+      }
     }
     line(1) << "if (" << cond << ") return hipErrorInvalidValue;\n";
   }

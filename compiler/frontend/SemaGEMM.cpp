@@ -195,11 +195,20 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                           GEMMState &state, DiagnosticEngine &diags) {
   // Shapes: a is [M, K], b is [K, N] (or [N, K] under transpose), the accumulator [M, N]. A B of packed values given
   // K x N (fp4x2: two N values per byte) has K values along its rows and N / 2 columns.
+  // Operands of two column widths (a scaled mma of fp8 by fp4x2, say) agree in K values: B's K is A's K x perK /
+  // perN of its own elements.
   unsigned k = a.cols;
   unsigned bK = bIsNK ? b.cols : b.rows, bN = bIsNK ? b.rows : b.cols;
   unsigned perK = info(a.dtype).values, perN = info(b.dtype).values;
   bool packedKN = !bIsNK && perN > 1;
+  unsigned kB = bIsNK ? k * perK / perN : k * perK; // B's K in its elements along K (rows of a K x N B are values)
   bool ok = true;
+  if (bIsNK && k * perK % perN != 0) {
+    diags.error(bRange, formatv("K = {0} columns of {1} are {2} K values, not a whole number of {3} columns of {4} "
+                                "values each ({2} % {4} = {5})", k, a.name, k * perK, name(b.dtype), perN,
+                                k * perK % perN));
+    return nullptr;
+  }
   if (a.rows != acc.rows) {
     diags.error(aRange, formatv("lds {0} has {1} rows, but acc {2} has {3}: the A operand is [M, K] with M the "
                                 "accumulator's rows", a.name, a.rows, acc.name, acc.rows));
@@ -229,22 +238,26 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                   acc.name, b.rows, b.cols));
       ok = false;
     }
-  } else if ((bK != k || bN != acc.cols) && !bIsNK) {
+  } else if ((bK != kB || bN != acc.cols) && !bIsNK) {
     diags.error(bRange, formatv("lds {0} is [{1}, {2}], but the B operand must be [K, N] = [{3}, {4}] (K from {5}'s "
-                                "columns, N the accumulator's columns); a B stored N x K is written "
+                                "columns{6}, N the accumulator's columns); a B stored N x K is written "
                                 "mma(A, transpose(B))",
-                                b.name, b.rows, b.cols, k, acc.cols, a.name));
+                                b.name, b.rows, b.cols, kB, acc.cols, a.name,
+                                perK > 1 ? formatv(", {0} values each", perK).str() : ""));
     ok = false;
-  } else if (bK != k || bN != acc.cols) {
+  } else if (bK != kB || bN != acc.cols) {
     // State the shape the mma sees (transpose(b) is [cols, rows]), what it must be and where K and N come from.
     bool untransposedFits = b.rows == k && b.cols == acc.cols;
+    std::string kWhy = perK == perN ? formatv("K = {0}, the columns of {1} (the K step)", kB, a.name).str()
+                       : formatv("K = {0} {1} columns, the {2} K values of {3}'s {4} {5} columns (the K step)", kB,
+                                 name(b.dtype), k * perK, a.name, k, name(a.dtype)).str();
     diags.error(bRange, formatv("transpose({0}) is [{1}, {2}] (lds {0} is [{2}, {1}]), but the B operand must be "
-                                "[K, N] = [{3}, {4}]: K = {3}, the columns of {5} (the K step), and N = {4}, the "
-                                "columns of acc {6}; declare {0} as [N, K] = [{4}, {3}] for transpose({0}){7}",
-                                b.name, b.cols, b.rows, k, acc.cols, a.name, acc.name,
-                                untransposedFits ? formatv(", or write mma({0}, {1}) for a B stored K x N", a.name,
-                                                           b.name).str()
-                                                 : std::string()));
+                                "[K, N] = [{3}, {4}]: {7}, and N = {4}, the columns of acc {6}; declare {0} as [N, "
+                                "K] = [{4}, {3}] for transpose({0}){8}",
+                                b.name, b.cols, b.rows, kB, acc.cols, a.name, acc.name, kWhy,
+                                untransposedFits && perK == perN
+                                    ? formatv(", or write mma({0}, {1}) for a B stored K x N", a.name, b.name).str()
+                                    : std::string()));
     ok = false;
   }
   if (!ok) return nullptr;
@@ -252,17 +265,9 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   if (!acc.instr && acc.scaled) {
     acc.instr = scaledVariant(*acc.scaled, a.dtype, b.dtype);
     if (!acc.instr) {
-      bool packed = info(a.dtype).values > 1 || info(b.dtype).values > 1;
-      diags.error(stmt.range, formatv("{0} multiplies fp8 or bf8 by fp8 or bf8, fp4x2 by fp4x2, or fp6x4 or bf6x4 by "
-                                      "fp6x4 or bf6x4 (docs/mx.md), but lds {1} is {2} and lds {3} is {4}{5}",
-                                      acc.scaled->name, a.name, name(a.dtype), b.name, name(b.dtype),
-                                      info(a.dtype).values != info(b.dtype).values && packed
-                                          ? formatv("; K values per column: {1} in {0}, {3} in {2}: the operands "
-                                                    "would need K columns of two widths, which tilec does not "
-                                                    "support yet",
-                                                    name(a.dtype), info(a.dtype).values, name(b.dtype),
-                                                    info(b.dtype).values).str()
-                                          : std::string()));
+      diags.error(stmt.range, formatv("{0} multiplies operands of fp8, bf8, fp4x2, fp6x4 or bf6x4, in any pair "
+                                      "(docs/mx.md), but lds {1} is {2} and lds {3} is {4}",
+                                      acc.scaled->name, a.name, name(a.dtype), b.name, name(b.dtype)));
       state.autoFailed.insert(&acc);
       return nullptr;
     }
@@ -319,13 +324,14 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   // is read with 8-byte transposing reads, checked above).
   for (ir::LdsBuffer *l : {&a, &b}) {
     if (l == &b && packedKN) continue;
-    unsigned fragment = fragmentBytes(ins, l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
+    const MFMAInstr &view = operandView(ins, l == &b);
+    unsigned fragment = fragmentBytes(view, l->dtype), rowBytes = l->pitch() * sizeOf(l->dtype);
     if (rowBytes % fragment != 0) {
       diags.error(l->loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) are not a multiple of "
                                   "the {6}-byte fragment reads of {7}, which then lose their alignment; choose a pad "
                                   "that keeps {1} + pad a multiple of {8}",
                                   l->name, l->storedCols(), l->pad, l->pitch(), name(l->dtype), rowBytes, fragment,
-                                  ins.name, ins.kRun()));
+                                  ins.name, view.kRun()));
       return nullptr;
     }
   }
@@ -477,13 +483,19 @@ void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
       for (const LdsSource &w : writes->second) collect(w.tile);
       // A B of packed values given K x N (fp4x2) counts K values along its rows, the loop's variable A's columns of
       // perK values, and N / perN columns: its window is [perK * k, block.col / perN].
-      unsigned perK = 1, perN = 1;
-      if (op.lds == m.b && !m.bIsNK && info(m.b->dtype).values > 1)
-        perK = info(m.a->dtype).values, perN = info(m.b->dtype).values;
+      // A B of another column width given N x K (fp4x2 by an fp8 A, say) counts its K columns in its own elements:
+      // [block.col, k x perA / perB], written `k / 2` or `2 * k`.
+      unsigned perK = 1, perN = 1, kDivide = 1;
+      unsigned perA = info(m.a->dtype).values, perB = info(m.b->dtype).values;
+      if (op.lds == m.b && !m.bIsNK && (perA > 1 || perB > 1)) perK = perA, perN = perB;
+      if (op.lds == m.b && m.bIsNK && perA != perB) {
+        if (perA > perB) perK = perA / perB;
+        else kDivide = perB / perA;
+      }
       for (const TileSource *s : loads) {
         const ast::Expr *kIndex = op.kAlongCols ? s->colIndex : s->rowIndex;
         const ast::Expr *other = op.kAlongCols ? s->rowIndex : s->colIndex;
-        if (isScaledIndex(kIndex, perK, 1, [&](const ast::Expr *e) {
+        if (isScaledIndex(kIndex, perK, kDivide, [&](const ast::Expr *e) {
               auto *k = llvm::dyn_cast<ast::NameExpr>(e);
               return k && k->name == var;
             }) &&
@@ -492,7 +504,9 @@ void sema::checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags) {
               return b && b->base.name == "block" && b->member.name == op.member;
             }))
           continue;
-        std::string kWant = perK > 1 ? formatv("{0} * {1}", perK, var).str() : var;
+        std::string kWant = perK > 1     ? formatv("{0} * {1}", perK, var).str()
+                            : kDivide > 1 ? formatv("{0} / {1}", var, kDivide).str()
+                                          : var;
         std::string bWant = formatv("block.{0}{1}", op.member, perN > 1 ? formatv(" / {0}", perN).str() : "").str();
         std::string want = op.kAlongCols ? formatv("[{0}, {1}]", bWant, kWant).str()
                                          : formatv("[{0}, {1}]", kWant, bWant).str();

@@ -24,7 +24,7 @@ void collectMMAs(const Body &body, std::vector<const MMA *> &out) {
 /// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16, _tr_b8 or _tr_b4) on `t`.
 bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   if (m.b != &b || m.a == &b || !m.acc || !m.acc->instr) return false;
-  const MFMAInstr &ins = *m.acc->instr;
+  const MFMAInstr &ins = operandView(*m.acc->instr, true); // B's geometry in its own elements
   if (!t.hasLdsTransposeRead(valueBits(b.dtype)) || (ins.n != 16 && ins.n != 32)) return false;
   const TransposeReads tr = transposeReadsOf(ins, b);
   // The scaled MFMA's operands: an 8-bit one is two runs of 16 K values per lane, 2 ds_read_b64_tr_b8 each (4 per

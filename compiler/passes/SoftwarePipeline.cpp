@@ -137,9 +137,11 @@ private:
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
     // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
+    const MFMAInstr &insB = operandView(ins, true); // B's own runs when its column width differs from A's
     unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun();
+    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
     s.fragmentReads = kSteps * reads * rows +
-                      kSteps * cols * (m.b->transposeReads ? transposeReadsOf(ins, *m.b).count : reads);
+                      kSteps * cols * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
     // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
     if (m.scaleA) s.loads += kSteps * (rows + cols);

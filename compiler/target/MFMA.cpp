@@ -153,44 +153,50 @@ std::optional<LaneSlot> tilec::laneOfScaledOperand(const ScaledMFMAInstr &ins, M
 unsigned tilec::laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block) { return i + ins.m * block; }
 
 const MFMAInstr *tilec::scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b) {
-  // Every variant, made once: (fp8 | bf8) x (fp8 | bf8), fp4x2 x fp4x2 and (fp6x4 | bf6x4) x (fp6x4 | bf6x4) for each
-  // scaled instruction: the operands of one mma share their K columns' width.
+  // Every variant, made once: each pair of fp8, bf8, fp4x2, fp6x4 and bf6x4 for each scaled instruction. The numbers
+  // count A's elements; operandView gives B's geometry in its own.
   static const std::vector<MFMAInstr> variants = [] {
     std::vector<MFMAInstr> out;
     using F = std::pair<DType, MXFormat>;
     const F fp8{DType::FP8, MXFormat::FP8}, bf8{DType::BF8, MXFormat::BF8}, fp4{DType::FP4X2, MXFormat::FP4};
     const F fp6{DType::FP6X4, MXFormat::FP6}, bf6{DType::BF6X4, MXFormat::BF6};
-    const F pairs[][2] = {{fp8, fp8}, {fp8, bf8}, {bf8, fp8}, {bf8, bf8}, {fp4, fp4},
-                          {fp6, fp6}, {fp6, bf6}, {bf6, fp6}, {bf6, bf6}};
+    const F formats[] = {fp8, bf8, fp4, fp6, bf6};
     for (const ScaledMFMAInstr &s : kScaledTable)
-      for (const auto &p : pairs) {
-        MFMAInstr v{};
-        v.name = s.name;
-        v.builtin = s.builtin;
-        v.m = s.m;
-        v.n = s.n;
-        v.a = p[0].first;
-        v.b = p[1].first;
-        v.acc = DType::F32;
-        // In elements of the dtypes: an fp4x2 byte is two K values, an fp6x4 three bytes four, so K and the lane's
-        // run halve (fp4x2) or quarter (fp6x4, bf6x4).
-        unsigned values = info(v.a).values;
-        v.k = s.k / values;
-        v.kPerLane = s.kPerLane / values;
-        v.chunk = info(p[0].second).kChunk == s.kPerLane ? 0 : info(p[0].second).kChunk;
-        v.accPerLane = s.accPerLane;
-        v.cycles = scaledCycles(s, p[0].second, p[1].second);
-        v.archs = s.archs;
-        v.operandType = "tilec::i32x8";
-        v.accType = s.accType;
-        v.scaled = &s;
-        v.codeA = info(p[0].second).code;
-        v.codeB = info(p[1].second).code;
-        out.push_back(v);
-      }
+      for (const F &fa : formats)
+        for (const F &fb : formats) {
+          const F p[2] = {fa, fb};
+          MFMAInstr v{};
+          v.name = s.name;
+          v.builtin = s.builtin;
+          v.m = s.m;
+          v.n = s.n;
+          v.a = p[0].first;
+          v.b = p[1].first;
+          v.acc = DType::F32;
+          // In elements of the dtypes: an fp4x2 byte is two K values, an fp6x4 three bytes four, so K and the lane's
+          // run halve (fp4x2) or quarter (fp6x4, bf6x4).
+          unsigned values = info(v.a).values;
+          v.k = s.k / values;
+          v.kPerLane = s.kPerLane / values;
+          v.chunk = info(p[0].second).kChunk == s.kPerLane ? 0 : info(p[0].second).kChunk;
+          v.accPerLane = s.accPerLane;
+          v.cycles = scaledCycles(s, p[0].second, p[1].second);
+          v.archs = s.archs;
+          v.operandType = "tilec::i32x8";
+          v.accType = s.accType;
+          v.scaled = &s;
+          v.codeA = info(p[0].second).code;
+          v.codeB = info(p[1].second).code;
+          out.push_back(v);
+        }
     return out;
   }();
   for (const MFMAInstr &v : variants)
     if (v.scaled == &ins && v.a == a && v.b == b) return &v;
   return nullptr;
+}
+
+const MFMAInstr &tilec::operandView(const MFMAInstr &ins, bool isB) {
+  if (!isB || !ins.scaled || info(ins.a).values == info(ins.b).values) return ins;
+  return *scaledVariant(*ins.scaled, ins.b, ins.b);
 }

@@ -139,10 +139,13 @@ unsigned scaledCycles(const ScaledMFMAInstr &ins, MXFormat a, MXFormat b);
 /// A[i][k] (or B[k][j] with j for i) in `format`: fp4, fp6, bf6: lane i + m * (k / 32), elem k % 32; fp8/bf8: lane
 /// i + m * ((k / 16) % G), elem 16 * ((k / 16) / G) + k % 16 (G = 64 / m). nullopt for a format without a K chunk.
 std::optional<LaneSlot> laneOfScaledOperand(const ScaledMFMAInstr &ins, MXFormat format, unsigned i, unsigned k);
-/// The variant of `ins` for operands of dtypes `a` and `b` (fp8 or bf8; both fp4x2; fp6x4 or bf6x4), in their dtypes'
-/// elements, or nullptr: operands of different K column widths (fp4x2 with fp8, say) are not supported, nor any
-/// other dtype.
+/// The variant of `ins` for operands of dtypes `a` and `b` (each fp8, bf8, fp4x2, fp6x4 or bf6x4), its numbers in
+/// elements of `a`, or nullptr for any other dtype.
 const MFMAInstr *scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b);
+/// The geometry of one operand's fragments in that operand's elements: `ins` itself for A (and for operands of one
+/// column width), for a B whose elements hold another number of K values (fp4x2 B with an fp8 A, say) the variant
+/// whose numbers count B's elements (its k, kPerLane and runs).
+const MFMAInstr &operandView(const MFMAInstr &ins, bool isB);
 /// The lane whose scale register holds the scale of row i of A (column i of B) for K block `block`: i + m * block.
 unsigned laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block);
 

@@ -106,7 +106,7 @@ def pick_runs(cfg, rng):
     for kind in ("tails", "multiples", "shifted"):
         dims = {}
         for d in cfg["dims"]:
-            if d in ("KS", "KV", "NB"):  # an MX GEMM's scale columns, a K x N fp4x2 B's shape: set below
+            if d in ("KS", "KV", "NB", "KB"):  # an MX GEMM's scale columns, B's shape in its own elements: below
                 continue
             b, m = blocks[d], cfg["assumes"].get(d)
             if kind == "multiples":
@@ -121,6 +121,9 @@ def pick_runs(cfg, rng):
                 dims[d] = max(m, dims[d] // m * m)
         if "KS" in cfg["dims"]:
             dims["KS"] = -(-dims["K"] * cfg["compute"]["values"] // 32)
+        if "KB" in cfg["dims"]:  # B's K columns when they hold another number of values than A's
+            c = cfg["compute"]
+            dims["KB"] = -(-dims["K"] * c["values"] // c["values_b"])
         if "KV" in cfg["dims"]:  # [K values, ceil(N / 2)], as the launcher requires
             dims["KV"] = dims["K"] * cfg["compute"]["values"]
             dims["NB"] = -(-dims["N"] // cfg["compute"]["values"])

@@ -410,7 +410,8 @@ def gen_gemm(rng, cfg):
 
 def gen_mx(rng, cfg):
     """A block-scaled GEMM on gfx950, legal by construction: C = (A scaled) x (B scaled), one E8M0 scale per 32 K
-    values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit); B given N x K,
+    values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit), or in 30% of
+    the draws of two (B N x K, from another family); B given N x K,
     or K x N for 8-bit and fp4x2 operands (fp4x2 then packs two N values per byte: B is [2 K, ceil(N / 2)], its
     windows B[2 * k, block.col / 2], read with ds_read_b64_tr_b4)."""
     fam = rng.choice(["8", "8", "4", "6", "6"])
@@ -420,7 +421,15 @@ def gen_mx(rng, cfg):
         da = db = "fp4x2"
     else:
         da, db = rng.choice(["fp6x4", "bf6x4"]), rng.choice(["fp6x4", "bf6x4"])
-    mx = MX_DTYPES[da]
+    # Operands of two column widths (fp8 by fp4x2, say), from a stream of their own so that the other MX
+    # configurations of a seed stay what they were: B of another family, given N x K ([N, KB], its K columns KB =
+    # ceil(K x values of A / values of B), window B[block.col, k x values of A / values of B]).
+    mix_rng = random.Random(f"{cfg['seed']}-{cfg['index']}-mx-mixed")
+    mixed = mix_rng.random() < 0.3
+    if mixed:
+        fb = mix_rng.choice([f for f in ("8", "4", "6") if f != fam])
+        db = mix_rng.choice(F8) if fb == "8" else "fp4x2" if fb == "4" else mix_rng.choice(["fp6x4", "bf6x4"])
+    mx, mxb = MX_DTYPES[da], MX_DTYPES[db]
     for _ in range(200):
         instr = rng.choice(list(MX_INSTR))
         r, kins = MX_INSTR[instr]["r"], MX_INSTR[instr]["k"]
@@ -437,35 +446,46 @@ def gen_mx(rng, cfg):
         if not pads:
             continue
         pad = rng.choice(pads)
-        bnk = True if fam == "6" else rng.random() < 0.7
+        bkb = bk * mx["values"] // mxb["values"]  # B's K step in its columns
+        padb = pad
+        if mixed:
+            padsb = [p for p in (0, 4, 8, 16) if ((bkb + p) * SIZE[db]) % mxb["run"] == 0]
+            if not padsb:
+                continue
+            padb = rng.choice(padsb)
+        bnk = True if fam == "6" or mixed else rng.random() < 0.7
         packed_kn = not bnk and mx["values"] > 1  # fp4x2 K x N: K values along the rows, N / 2 columns
         if packed_kn and (bn // 2 + pad) % 8:  # the 8-byte transposing reads need 8-byte rows
             continue
-        b_shape = (bn, bk) if bnk else (bk * mx["values"], bn // mx["values"]) if packed_kn else (bk, bn)
+        b_shape = (bn, bkb) if bnk else (bk * mx["values"], bn // mx["values"]) if packed_kn else (bk, bn)
         pa, wa = pick_pattern(rng, wg)
         pb, wb = pick_pattern(rng, wg)
-        if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mx["vec"], wg, wb)[1]:
+        if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mxb["vec"], wg, wb)[1]:
             continue
-        if (bm + bn) * (bk + pad) * esz * 2 > LDS_BYTES["gfx950"]:
+        if (bm * (bk + pad) * esz + bn * (bkb + padb) * SIZE[db]) * 2 > LDS_BYTES["gfx950"]:
             continue
         break
     else:
         raise RuntimeError("no legal MX configuration found")
     epi = rng.choice(["plain", "plain", "scale_f32"])
     scalars = [dict(name="alpha", dtype="f32")] if epi == "scale_f32" else []
-    a_dims, b_dims = ["M", "K"], (["N", "K"] if bnk else ["KV", "NB"] if packed_kn else ["K", "N"])
+    a_dims = ["M", "K"]
+    b_dims = (["N", "KB"] if mixed else ["N", "K"]) if bnk else ["KV", "NB"] if packed_kn else ["K", "N"]
+    ratio = mx["values"] // mxb["values"] or 1
+    b_k = "k" if not mixed else f"{ratio} * k" if mx["values"] > mxb["values"] else \
+        f"k / {mxb['values'] // mx['values']}"
 
     def tdecl(name, dt, shape, p, wv):
         wt = f" waves [{wv[0]}, {wv[1]}]" if wv else ""
-        return f"  tile {name}: {dt}[{shape[0]}, {shape[1]}] {p}{wt} vec {mx['vec']};"
+        return f"  tile {name}: {dt}[{shape[0]}, {shape[1]}] {p}{wt} vec {MX_DTYPES[dt]['vec']};"
     params = [f"A: global {da}[M, K]", f"B: global {db}[{b_dims[0]}, {b_dims[1]}]", "SA: global e8m0[M, KS]",
               "SB: global e8m0[N, KS]", "C: global f32[M, N]"] + [f"{x['name']}: {x['dtype']}" for x in scalars]
     body = [f"  workgroup {wg};", f"  grid over C tile [{bm}, {bn}];",
-            f"  lds  sA: {da}[{bm}, {bk}] pad {pad};", f"  lds  sB: {db}[{b_shape[0]}, {b_shape[1]}] pad {pad};",
+            f"  lds  sA: {da}[{bm}, {bk}] pad {pad};", f"  lds  sB: {db}[{b_shape[0]}, {b_shape[1]}] pad {padb};",
             tdecl("a", da, (bm, bk), pa, wa), tdecl("b", db, b_shape, pb, wb),
             f"  acc  c: f32[{bm}, {bn}] mfma {instr} waves [{wy}, {wx}];",
             f"  for k in 0 .. K step {bk} {{", "    a = load A[block.row, k];",
-            "    b = load B[block.col, k];" if bnk else
+            f"    b = load B[block.col, {b_k}];" if bnk else
             f"    b = load B[{mx['values']} * k, block.col / {mx['values']}];" if packed_kn else
             "    b = load B[k, block.col];",
             "    sA = a;", "    sB = b;", "    barrier;",
@@ -478,7 +498,7 @@ def gen_mx(rng, cfg):
                dict(name="C", dtype="f32", dims=["M", "N"], role="out")]
     cfg.update(source=src, tensors=tensors, scalars=scalars, assumes={}, block=[bm, bn], grid="C", workgroup=wg,
                compute=dict(op="mx", da=da, db=db, acc="f32", out="f32", epi=epi, bnk=bnk, bk=bk, instr=instr,
-                            values=mx["values"], step_k=kins),
+                            values=mx["values"], values_b=mxb["values"], step_k=kins),
                predict=dict(problems=[]))
 
 

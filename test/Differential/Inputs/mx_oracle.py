@@ -15,7 +15,8 @@ def inputs(cfg, rng, t, rows, cols):
         codes = [rng.randint(122, 132) for _ in range(rows * cols)]
         return codes, bytes(codes)
     # Elements pack their values along the columns: K for A and an N x K B, N for a K x N fp4x2 B.
-    n = rows * cols * cfg["compute"]["values"]
+    values = {"fp8": 1, "bf8": 1, "fp4x2": 2, "fp6x4": 4, "bf6x4": 4}[t["dtype"]]
+    n = rows * cols * values
     codes = [nx.mx_random_code(rng, t["dtype"]) for _ in range(n)]
     return [nx.mx_value(x, t["dtype"]) for x in codes], nx.mx_pack(codes, t["dtype"])
 
@@ -29,6 +30,7 @@ def reference(c, ins, rows, cols, alpha, target):
     kv = len(A) // rows
     ks = -(-kv // 32)
     row_b = len(B) // kv  # values per row of a K x N B: N, or 2 ceil(N / 2) for fp4x2
+    row_bnk = len(B) // cols  # values per row of an N x K B: K, or more where its elements round K up
     want, tol = [], []
     for i in range(rows):
         for j in range(cols):
@@ -36,7 +38,7 @@ def reference(c, ins, rows, cols, alpha, target):
             for k0 in range(0, kv, c["step_k"]):
                 terms = [acc]
                 for k in range(k0, min(k0 + c["step_k"], kv)):
-                    b = B[j * kv + k] if c["bnk"] else B[k * row_b + j]
+                    b = B[j * row_bnk + k] if c["bnk"] else B[k * row_b + j]
                     scale = 2.0 ** (SA[i * ks + k // 32] - 127 + SB[j * ks + k // 32] - 127)
                     terms.append(A[i * kv + k] * b * scale)
                 acc = nx.round_f32(math.fsum(terms))

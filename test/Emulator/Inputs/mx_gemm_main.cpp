@@ -4,7 +4,10 @@
 // M, N and K (K values past a multiple of 32 in the last scale block), and with K's rows off the vector boundary (the
 // launcher runs NAME_unaligned); D must equal the reference exactly, and the kernel that ran must be the one the
 // rows call for (a size "ok but ran NAME_unaligned" fails). With MX_B_KN, B is given K x N (8-bit formats); with
-// MX_B_KN4, B is fp4 given K x N, two N values per byte (the even N in the low nibble), [K, ceil(N / 2)] bytes.
+// MX_B_KN4, B is given K x N as [KV, NB] (KV = K values, NB = ceil(N / values per element): fp4 two N values per
+// byte, the even N in the low nibble; an 8-bit B under a packed A, NB = N); with
+// MX_B_OWN_K, B (N x K) has columns of another width than A's, N x KB elements (KB = K values / B's values per
+// element), a dimension of its own.
 // With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
 #include "check.h"
 #include "mx_reference.h"
@@ -23,6 +26,9 @@
 #if defined(MX_B_KN4)
 extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
                                 const unsigned char *, float *, int, int, int, int, int, int, hipStream_t);
+#elif defined(MX_B_OWN_K) // launch_NAME(A, B, SA, SB, C, M, K, N, KB, KS, stream)
+extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
+                                const unsigned char *, float *, int, int, int, int, int, hipStream_t);
 #else
 extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, const unsigned char *,
                                 const unsigned char *, float *, int, int, int, int, hipStream_t);
@@ -30,8 +36,9 @@ extern "C" hipError_t MX_LAUNCH(const unsigned char *, const unsigned char *, co
 
 namespace {
 
-/// K values per element of A's tensor: 2 for fp4x2 columns, 4 for fp6x4 / bf6x4 (3 bytes each).
+/// K values per element of A's tensor: 2 for fp4x2 columns, 4 for fp6x4 / bf6x4 (3 bytes each); and of B's.
 constexpr int kValues = MX_FA == mxref::FP4 ? 2 : mxref::bitsOf(MX_FA) == 6 ? 4 : 1;
+constexpr int kValuesB = MX_FB == mxref::FP4 ? 2 : mxref::bitsOf(MX_FB) == 6 ? 4 : 1;
 /// Elements per vector access: 16 bytes, or 4 elements of 3 bytes.
 constexpr int kVec = kValues == 4 ? 4 : 16;
 
@@ -56,8 +63,8 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   for (int j = 0; j < n; ++j)
     for (int kk = 0; kk < k; ++kk) bt[size_t(kk) * n + j] = b[size_t(j) * k + kk];
   DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bt, k, n));
-#elif defined(MX_B_KN4) // fp4 B given K x N: rows of n2 = n rounded up to even values, packed two per byte
-  const int n2 = n + n % 2;
+#elif defined(MX_B_KN4) // B given K x N as [KV, NB]: rows of n2 = n rounded up to whole elements (fp4: two per byte)
+  const int n2 = (n + kValuesB - 1) / kValuesB * kValuesB;
   std::vector<unsigned> bt(size_t(k) * n2);
   for (int kk = 0; kk < k; ++kk)
     for (int j = 0; j < n2; ++j) bt[size_t(kk) * n2 + j] = j < n ? b[size_t(j) * k + kk] : 1 + rng() % 15; // no C column
@@ -68,7 +75,11 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   DeviceBuffer<unsigned char> dA(mxref::pack(MX_FA, a, m, k)), dSA(sa), dSB(sb);
   DeviceBuffer<float> dC(size_t(m) * n);
 #if defined(MX_B_KN4)
-  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, k, n2 / 2, ks, n, nullptr);
+  const hipError_t launched =
+      MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, k, n2 / kValuesB, ks, n, nullptr);
+#elif defined(MX_B_OWN_K)
+  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, k / kValuesB, ks,
+                                        nullptr);
 #else
   const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr);
 #endif
@@ -87,7 +98,7 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
 #if defined(MX_B_KN)
   const bool wantUnaligned = expectUnaligned || n % 16 != 0;
 #elif defined(MX_B_KN4)
-  const bool wantUnaligned = expectUnaligned || n % 4 != 0 || (n2 / 2) % 16 != 0;
+  const bool wantUnaligned = expectUnaligned || n % 4 != 0 || (n2 / kValuesB) % 16 != 0;
 #else
   const bool wantUnaligned = expectUnaligned || n % 4 != 0;
 #endif
@@ -103,14 +114,27 @@ int launcherChecks() {
   DeviceBuffer<float> c(64 * 64);
   const int k = 256 / kValues, ks = 8;
 #if defined(MX_B_KN4)
-  // And a K x N fp4 B of the wrong shape: [2 K, ceil(N / 2)] bytes.
+  // And a K x N B of the wrong shape: [K values, ceil(N / values per element)].
+  const int nb = 8 / kValuesB;
   const struct {
     const char *what;
     int ks, kv, nb;
-  } cases[] = {{"KS = 8 for K = 256", ks, 256, 4}, {"KS = 7", ks - 1, 256, 4}, {"KS = 9", ks + 1, 256, 4},
-               {"KV = 255", ks, 255, 4}, {"NB = 5", ks, 256, 5}};
+  } cases[] = {{"KS = 8 for K = 256", ks, 256, nb}, {"KS = 7", ks - 1, 256, nb}, {"KS = 9", ks + 1, 256, nb},
+               {"KV = 255", ks, 255, nb}, {"NB one more", ks, 256, nb + 1}};
   for (const auto &t : cases) {
     hipError_t e = MX_LAUNCH(bytes.ptr, bytes.ptr, bytes.ptr, bytes.ptr, c.ptr, 8, k, t.kv, t.nb, t.ks, 8, nullptr);
+    std::printf("%s: %s\n", t.what, e == hipSuccess ? "launched" : "refused");
+  }
+#elif defined(MX_B_OWN_K)
+  // And B's columns off by one: KB = K values / B's values per element.
+  const int kb = 256 / kValuesB;
+  const struct {
+    const char *what;
+    int ks, kb;
+  } cases[] = {{"KS = 8 for K = 256", ks, kb}, {"KS = 7", ks - 1, kb}, {"KS = 9", ks + 1, kb},
+               {"KB one short", ks, kb - 1}};
+  for (const auto &t : cases) {
+    hipError_t e = MX_LAUNCH(bytes.ptr, bytes.ptr, bytes.ptr, bytes.ptr, c.ptr, 8, k, 8, t.kb, t.ks, nullptr);
     std::printf("%s: %s\n", t.what, e == hipSuccess ? "launched" : "refused");
   }
 #else
@@ -136,7 +160,8 @@ int main(int argc, char **argv) {
   // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
   const int sizes[][3] = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320}, {64, 33, 64}, {1, 1, 32}, {130, 70, 200}};
   for (const auto &s : sizes) {
-    ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % kVec != 0);
+    // The _unaligned kernel runs where A's (or B's) rows are off the 16-byte boundary.
+    ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % kVec != 0 || (s[2] / kValuesB) % (kValuesB == 4 ? 4 : 16) != 0);
     ++total;
   }
   std::printf("%s: %d of %d sizes correct\n", MX_STR(MX_NAME), ok, total);
