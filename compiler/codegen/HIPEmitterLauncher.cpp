@@ -3,7 +3,9 @@
 // launch_NAME(tensors, scalars, stream): refuses negative sizes, null tensors, broken assumptions and (for a single
 // kernel) misaligned tensors; returns without launching when the grid tensor is empty; picks NAME or NAME_unaligned
 // from the alignment checks; launches ceil(cols / block) x ceil(rows / block) workgroups. The same declarations,
-// with their comments, make the header of --emit=header.
+// with their comments, make the header of --emit=header. A scaled mma's scale tensors and a B whose shape is not A's
+// and C's symbols (scaledBTensor) are checked here too, and packedWindow tells the kernel's masks what those checks
+// guarantee.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
@@ -40,6 +42,85 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
   os << (k.tensors.empty() && k.scalars.empty() ? "" : ", ") << "hipStream_t stream)";
 }
 
+
+const Tensor *scaledBTensor(const For &loop, const MMA &m) {
+  unsigned perA = info(m.a->dtype).values, perB = info(m.b->dtype).values;
+  bool kn = m.b->transposed || m.b->transposeReads;
+  if (!m.scaleA || (kn ? perA == 1 && perB == 1 : perA == perB)) return nullptr;
+  for (const StmtPtr &s : loop.body) {
+    auto *w = llvm::dyn_cast<LdsWrite>(s.get());
+    if (!w || w->dst != m.b) continue;
+    for (const StmtPtr &t : loop.body)
+      if (auto *a = llvm::dyn_cast<Assign>(t.get()); a && a->dst == w->src && a->value->kind == Value::Kind::Load)
+        return a->value->tensor;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// `origin` as `x`, `times * x`, `x * times` or `x / divide` (times, divide > 1): x, and the factor.
+const Index *scaledOperand(const Index &origin, unsigned &times, unsigned &divide) {
+  times = divide = 1;
+  if (!origin.isBinary()) return &origin;
+  if (origin.kind == Index::Kind::Mul) {
+    bool constLeft = origin.lhs->kind == Index::Kind::Const;
+    const Index &c = constLeft ? *origin.lhs : *origin.rhs;
+    if (c.kind != Index::Kind::Const || c.value < 2) return nullptr;
+    times = c.value;
+    return constLeft ? origin.rhs.get() : origin.lhs.get();
+  }
+  if (origin.kind == Index::Kind::Div && origin.rhs->kind == Index::Kind::Const && origin.rhs->value >= 2) {
+    divide = origin.rhs->value;
+    return origin.lhs.get();
+  }
+  return nullptr;
+}
+
+} // namespace
+
+/// A K-axis or N-axis window of a scaled mma's B whose tensor the launcher checks against A's K and C's N
+/// (scaledBTensor): a K x N B of packed values or under an A of packed values, [perA k, block.col / perB] of a
+/// [perA K, ceil(N / perB)] tensor; an N x K B of another column width, [block.col, k perA / perB] of an [N,
+/// ceil(K perA / perB)] one. Whether `origin` is such a window's index into `extent`, and where: `inner` is k or
+/// block.col, `innerExtent` K or N, `factor` the multiple (`divides`: the divisor).
+bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Extent &extent, const Index *&inner,
+                                 Extent &innerExtent, unsigned &factor, bool &divides) const {
+  unsigned times = 1, divide = 1;
+  const Index *x = scaledOperand(origin, times, divide);
+  if (!x) return false;
+  for (const StmtPtr &s : body) {
+    auto *f = llvm::dyn_cast<For>(s.get());
+    if (!f) continue;
+    if (packedWindow(f->body, origin, extent, inner, innerExtent, factor, divides)) return true;
+    for (const StmtPtr &t : f->body) {
+      auto *m = llvm::dyn_cast<MMA>(t.get());
+      const Tensor *b = m ? scaledBTensor(*f, *m) : nullptr;
+      if (!b) continue;
+      unsigned perA = info(m->a->dtype).values, perB = info(m->b->dtype).values;
+      bool kn = m->b->transposed || m->b->transposeReads;
+      // The K axis: rows of a K x N B (perA k), columns of an N x K one (k perA / perB).
+      const Extent &kExtent = kn ? b->rows : b->cols;
+      unsigned wantTimes = kn ? perA : std::max(1u, perA / perB), wantDivide = kn ? 1 : std::max(1u, perB / perA);
+      if (&extent == &kExtent && x->kind == Index::Kind::LoopVar && x->name == f->var && times == wantTimes &&
+          divide == wantDivide) {
+        innerExtent = Extent{};
+        if (f->upper->kind == Index::Kind::Scalar) innerExtent.symbol = f->upper->name;
+        else if (f->upper->kind == Index::Kind::Const) innerExtent.value = f->upper->value;
+        else return false;
+        inner = x, divides = divide > 1, factor = divides ? divide : times;
+        return true;
+      }
+      // The N axis of a K x N B: block.col / perB.
+      if (kn && &extent == &b->cols && x->kind == Index::Kind::BlockCol && times == 1 && divide == perB) {
+        innerExtent = k.gridTensor->cols;
+        inner = x, factor = perB, divides = true;
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 /// A scaled mma's scale tensors must be [M, ceil(K / 32)] and [N, ceil(K / 32)]: a kernel given fewer rows or columns
 /// would read 2^0 for the missing scales, so the launcher refuses them.

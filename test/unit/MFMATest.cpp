@@ -451,9 +451,33 @@ TEST(MFMATest, ScaledLayoutsPartitionTheOperands) {
   EXPECT_EQ(v->k, 32u);
   EXPECT_EQ(v->kPerLane, 8u);
   EXPECT_EQ(v->codeA, 3u);
-  // Columns of different widths do not mix.
-  EXPECT_EQ(scaledVariant(s32, DType::FP6X4, DType::FP8), nullptr);
-  EXPECT_EQ(scaledVariant(s32, DType::FP4X2, DType::BF6X4), nullptr);
+  // Operands of two column widths: the variant counts A's columns, operandView gives B's fragments in B's own (fp6
+  // by fp8: B's 64 one-value columns per instruction, two runs of 16 per lane; fp4 by bf6: 16 three-byte columns, one
+  // run of 8 read as three 8-byte pieces). The codes are each operand's; an fp8 operand doubles the cycles.
+  v = scaledVariant(s32, DType::FP6X4, DType::FP8);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->k, 16u);
+  EXPECT_EQ(v->codeA, 2u);
+  EXPECT_EQ(v->codeB, 0u);
+  EXPECT_EQ(v->cycles, scaledVariant(s32, DType::FP8, DType::FP8)->cycles);
+  const MFMAInstr &b8 = operandView(*v, true);
+  EXPECT_EQ(b8.k, 64u);
+  EXPECT_EQ(b8.kRun(), 16u);
+  EXPECT_EQ(b8.readsPerFragment(), 2u);
+  EXPECT_EQ(&operandView(*v, false), v);
+  v = scaledVariant(s32, DType::FP4X2, DType::BF6X4);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->k, 32u);
+  EXPECT_EQ(v->codeA, 4u);
+  EXPECT_EQ(v->codeB, 3u);
+  const MFMAInstr &b6 = operandView(*v, true);
+  EXPECT_EQ(b6.k, 16u);
+  EXPECT_EQ(b6.kRun(), 8u);
+  EXPECT_EQ(b6.ldsReadsPerRun(), 3u);
+  // One column width: B's view is the instruction itself. Other dtypes have no variant.
+  v = scaledVariant(s32, DType::FP8, DType::BF8);
+  EXPECT_EQ(&operandView(*v, true), v);
+  EXPECT_EQ(scaledVariant(s32, DType::F16, DType::FP8), nullptr);
   EXPECT_EQ(scaledVariant(s32, DType::FP4X2, DType::FP4X2)->ldsReadsPerRun(), 1u);
   // Scales: row i, block b in lane i + M * b.
   EXPECT_EQ(laneOfScale(s16, 7, 3), 55u);
