@@ -47,12 +47,22 @@ const Tensor *scaledBTensor(const For &loop, const MMA &m) {
   unsigned perA = info(m.a->dtype).values, perB = info(m.b->dtype).values;
   bool kn = m.b->transposed || m.b->transposeReads;
   if (!m.scaleA || (kn ? perA == 1 && perB == 1 : perA == perB)) return nullptr;
+  // The tile written to B's buffer, back through copies (`b2 = b; sB = b2;`, as Sema's window check follows them) to
+  // the load that filled it.
   for (const StmtPtr &s : loop.body) {
     auto *w = llvm::dyn_cast<LdsWrite>(s.get());
     if (!w || w->dst != m.b) continue;
-    for (const StmtPtr &t : loop.body)
-      if (auto *a = llvm::dyn_cast<Assign>(t.get()); a && a->dst == w->src && a->value->kind == Value::Kind::Load)
-        return a->value->tensor;
+    const Tile *tile = w->src;
+    for (unsigned hops = 0; tile && hops < loop.body.size(); ++hops) {
+      const Tile *from = nullptr;
+      for (const StmtPtr &t : loop.body) {
+        auto *a = llvm::dyn_cast<Assign>(t.get());
+        if (!a || a->dst != tile) continue;
+        if (a->value->kind == Value::Kind::Load) return a->value->tensor;
+        if (a->value->kind == Value::Kind::TileRef) from = a->value->tile;
+      }
+      tile = from;
+    }
   }
   return nullptr;
 }
@@ -156,7 +166,11 @@ void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
       auto ceilDiv = [](const std::string &x, unsigned d) {
         return d == 1 ? x : formatv("({0} + {1}) / {2}", x, d - 1, d).str();
       };
-      auto times = [](const std::string &x, unsigned t) { return t == 1 ? x : formatv("{0} * {1}", t, x).str(); };
+      // An upper bound that is an expression keeps its parentheses: 2 * (K - 64).
+      auto times = [](const std::string &x, unsigned t) {
+        if (t == 1) return x;
+        return formatv(x.find(' ') == std::string::npos ? "{0} * {1}" : "{0} * ({1})", t, x).str();
+      };
       auto check = [&](const Extent &e, const std::string &want) {
         if (extentExpr(e) != want) add(formatv("{0} != {1}", extentExpr(e), want));
       };

@@ -199,7 +199,8 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   // perN of its own elements.
   unsigned k = a.cols;
   unsigned bK = bIsNK ? b.cols : b.rows, bN = bIsNK ? b.rows : b.cols;
-  unsigned perK = info(a.dtype).values, perN = info(b.dtype).values;
+  // Only a scaled mma takes packed values; for any other the dtype check below says so, and shapes count elements.
+  unsigned perK = acc.scaled ? info(a.dtype).values : 1, perN = acc.scaled ? info(b.dtype).values : 1;
   bool packedKN = !bIsNK && perN > 1;
   unsigned kB = bIsNK ? k * perK / perN : k * perK; // B's K in its elements along K (rows of a K x N B are values)
   bool ok = true;
@@ -232,10 +233,11 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   if (packedKN) {
     if (b.rows != k * perK || b.cols * perN != acc.cols) {
       diags.error(bRange, formatv("lds {0} is a K x N B of {1} ({2} N values per element): it must be [K values, N / "
-                                  "{2}] = [{3}, {4}] (K = {5} columns of {6} x {7} values, N = {8}, the columns of "
-                                  "acc {9}), but it is [{10}, {11}]",
-                                  b.name, name(b.dtype), perN, k * perK, acc.cols / perN, k, a.name, perK, acc.cols,
-                                  acc.name, b.rows, b.cols));
+                                  "{2}] = [{3}, {4}] ({5}, N = {6}, the columns of acc {7}), but it is [{8}, {9}]",
+                                  b.name, name(b.dtype), perN, k * perK, acc.cols / perN,
+                                  perK > 1 ? formatv("K = {0} columns of {1}, {2} values each", k, a.name, perK).str()
+                                           : formatv("K = {0}, the columns of {1}", k, a.name).str(),
+                                  acc.cols, acc.name, b.rows, b.cols));
       ok = false;
     }
   } else if ((bK != kB || bN != acc.cols) && !bIsNK) {

@@ -389,21 +389,29 @@ TEST(LDSBanksTest, TransposingReadsMatchTheMFMALayout) {
 //   fp4 given K x N (two N values per byte), v_mfma_scale_f32_16x16x128_f8f6f4: sB 128 K rows x (32 + 16) bytes, 2
 //   ds_read_b64_tr_b4 per fragment, read j holding operand values 16j .. 16j + 15; value e of lane 16g + i is value i
 //   of what lane 16g + e names (4-bit values, the lower N in the low nibble).
+//   Then the same with A of another column width (B's geometry from operandView, its K steps from A's columns), over
+//   two instruction K steps: fp4 A over that fp8 B, fp8 A over that fp4 B.
 TEST(LDSBanksTest, ScaledTransposingReadsMatchTheMFMALayout) {
   struct Case {
     const char *instr;
     DType dtype;
     MXFormat format;
     unsigned kValues, cols, pad, kSteps;
+    DType aDtype;
   };
-  for (const Case &t : {Case{"v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, MXFormat::FP8, 64, 128, 16, 1},
-                        Case{"v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP4X2, MXFormat::FP4, 128, 32, 16, 1}}) {
+  for (const Case &t :
+       {Case{"v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, MXFormat::FP8, 64, 128, 16, 1, DType::FP8},
+        Case{"v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP4X2, MXFormat::FP4, 128, 32, 16, 1, DType::FP4X2},
+        Case{"v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, MXFormat::FP8, 64, 128, 16, 2, DType::FP4X2},
+        Case{"v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP4X2, MXFormat::FP4, 128, 32, 16, 2, DType::FP8}}) {
     const ScaledMFMAInstr &scaled = *lookupScaledMFMA(t.instr);
-    const MFMAInstr &ins = *scaledVariant(scaled, t.dtype, t.dtype);
+    const MFMAInstr &ins = *scaledVariant(scaled, t.aDtype, t.dtype);
     unsigned perValue = info(t.dtype).values, n = t.cols * perValue; // N values of the block
-    ir::LdsBuffer sA = buffer("sA", n, t.kValues / perValue, t.pad, false);
-    ir::LdsBuffer sB = buffer("sB", t.kValues, t.cols, t.pad, false);
-    sA.dtype = sB.dtype = t.dtype;
+    unsigned perA = info(t.aDtype).values, kTotal = t.kValues * t.kSteps;
+    ir::LdsBuffer sA = buffer("sA", n, kTotal / perA, t.pad, false);
+    ir::LdsBuffer sB = buffer("sB", kTotal, t.cols, t.pad, false);
+    sA.dtype = t.aDtype;
+    sB.dtype = t.dtype;
     sB.transposeReads = true;
     ir::AccTile c;
     c.name = "c";
@@ -415,27 +423,29 @@ TEST(LDSBanksTest, ScaledTransposingReadsMatchTheMFMALayout) {
     m.acc = &c;
     m.a = &sA;
     m.b = &sB;
-    m.k = t.kValues / perValue;
+    m.k = kTotal / perA;
     const unsigned pitch = sB.pitch(), blocks = c.blocksX(), reads = perValue == 2 ? 2 : 4;
     const unsigned valuesPerRead = 64 / (8 / perValue);
     for (unsigned wave = 0; wave < 4; ++wave) {
       std::vector<LdsLaneAccess> r = ldsFragmentAccesses(m, false, pitch, wave, 64);
-      ASSERT_EQ(r.size(), blocks * reads) << t.instr; // one instruction K step x blocks x reads per fragment
+      ASSERT_EQ(r.size(), t.kSteps * blocks * reads) << t.instr; // K steps x blocks x reads per fragment
       unsigned origin = (wave % 2) * (n / 2);
-      for (unsigned block = 0; block < blocks; ++block)
-        for (unsigned i = 0; i < ins.n; ++i) // column of B inside the block
-          for (unsigned k = 0; k < t.kValues; ++k) {
-            LaneSlot s = *laneOfScaledOperand(scaled, t.format, i, k);
-            const LdsLaneAccess &read = r[block * reads + s.elem / valuesPerRead];
-            EXPECT_EQ(read.bytes, 8u);
-            unsigned e = s.elem % valuesPerRead, j = s.lane & 15u;
-            // In values (nibbles for fp4): where the source lane's 8 bytes start, plus the position the rule takes.
-            unsigned source = perValue == 2 ? (s.lane & ~15u) + e : (s.lane & ~15u) + 2 * e + j / 8;
-            uint64_t got = *read.addr[source] * perValue + (perValue == 2 ? j : j % 8);
-            uint64_t col = origin + block * ins.n + i;
-            uint64_t want = uint64_t(k) * pitch * perValue + col;
-            ASSERT_EQ(got, want) << t.instr << " wave " << wave << " k " << k << " column " << i;
-          }
+      for (unsigned step = 0; step < t.kSteps; ++step)
+        for (unsigned block = 0; block < blocks; ++block)
+          for (unsigned i = 0; i < ins.n; ++i) // column of B inside the block
+            for (unsigned kIn = 0; kIn < t.kValues; ++kIn) {
+              unsigned k = step * t.kValues + kIn;
+              LaneSlot s = *laneOfScaledOperand(scaled, t.format, i, kIn);
+              const LdsLaneAccess &read = r[(step * blocks + block) * reads + s.elem / valuesPerRead];
+              EXPECT_EQ(read.bytes, 8u);
+              unsigned e = s.elem % valuesPerRead, j = s.lane & 15u;
+              // In values (nibbles for fp4): where the source lane's 8 bytes start, plus the position the rule takes.
+              unsigned source = perValue == 2 ? (s.lane & ~15u) + e : (s.lane & ~15u) + 2 * e + j / 8;
+              uint64_t got = *read.addr[source] * perValue + (perValue == 2 ? j : j % 8);
+              uint64_t col = origin + block * ins.n + i;
+              uint64_t want = uint64_t(k) * pitch * perValue + col;
+              ASSERT_EQ(got, want) << t.instr << " wave " << wave << " k " << k << " column " << i;
+            }
     }
   }
 }

@@ -11,6 +11,7 @@
 // With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
 #include "check.h"
 #include "mx_reference.h"
+#include <array>
 #include <cstring>
 #include <random>
 #include <string>
@@ -69,6 +70,12 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   for (int kk = 0; kk < k; ++kk)
     for (int j = 0; j < n2; ++j) bt[size_t(kk) * n2 + j] = j < n ? b[size_t(j) * k + kk] : 1 + rng() % 15; // no C column
   DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bt, k, n2));
+#elif defined(MX_B_OWN_K) // N x KB: rows of K values rounded up to whole elements of B, the rest non-zero codes
+  const int kbv = (k + kValuesB - 1) / kValuesB * kValuesB;
+  std::vector<unsigned> bp(size_t(n) * kbv);
+  for (int j = 0; j < n; ++j)
+    for (int kk = 0; kk < kbv; ++kk) bp[size_t(j) * kbv + kk] = kk < k ? b[size_t(j) * k + kk] : 1 + rng() % 7;
+  DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, bp, n, kbv));
 #else
   DeviceBuffer<unsigned char> dB(mxref::pack(MX_FB, b, n, k));
 #endif
@@ -78,8 +85,8 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   const hipError_t launched =
       MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, k, n2 / kValuesB, ks, n, nullptr);
 #elif defined(MX_B_OWN_K)
-  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, k / kValuesB, ks,
-                                        nullptr);
+  const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, kbv / kValuesB,
+                                        ks, nullptr);
 #else
   const hipError_t launched = MX_LAUNCH(dA.ptr, dB.ptr, dSA.ptr, dSB.ptr, dC.ptr, m, k / kValues, n, ks, nullptr);
 #endif
@@ -158,8 +165,11 @@ int main(int argc, char **argv) {
   int ok = 0, total = 0;
   // M x N x K (K in values): whole blocks; tails in M, N and K (K a multiple of 32 that is not a K step, then one
   // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
-  const int sizes[][3] = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320}, {64, 33, 64}, {1, 1, 32}, {130, 70, 200}};
-  for (const auto &s : sizes) {
+  std::vector<std::array<int, 3>> all = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320},
+                                         {64, 33, 64},    {1, 1, 32},     {130, 70, 200}};
+  // An 8-bit A over a B of packed values: K odd, so B's last element holds a value past K (KB = ceil(K / values)).
+  if (kValues == 1 && kValuesB > 1) all.push_back({72, 40, 97});
+  for (const auto &s : all) {
     // The _unaligned kernel runs where A's (or B's) rows are off the 16-byte boundary.
     ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % kVec != 0 || (s[2] / kValuesB) % (kValuesB == 4 ? 4 : 16) != 0);
     ++total;
