@@ -240,6 +240,23 @@ void checkWrites(const ir::Tile &t, const ir::LdsBuffer &b, unsigned elemsPerIns
   EXPECT_EQ(seen.size(), uint64_t(t.rows()) * t.cols());
 }
 
+/// A square accumulator of `size` on waves [2, 2] with `ins`, and the mma of `sA` and `sB` over K = `k` into it.
+struct Product {
+  ir::AccTile c;
+  ir::MMA m{{}};
+  Product(const MFMAInstr &ins, unsigned size, const ir::LdsBuffer &sA, const ir::LdsBuffer &sB, unsigned k) {
+    c.name = "c";
+    c.dtype = DType::F32;
+    c.rows = c.cols = size;
+    c.instr = &ins;
+    c.wavesY = c.wavesX = 2;
+    m.acc = &c;
+    m.a = &sA;
+    m.b = &sB;
+    m.k = k;
+  }
+};
+
 } // namespace
 
 // gemm_f16's sA = a: rows of 36 f16 (72 B) keep 8-byte chunks aligned: two 4-element writes per 8-element access.
@@ -260,17 +277,8 @@ TEST(LDSBanksTest, TransposedWriteAddresses) {
 TEST(LDSBanksTest, FragmentAddressesMatchTheMFMALayout) {
   const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x8_f16");
   ir::LdsBuffer sA = buffer("sA", 128, 32, 4, false), sB = buffer("sB", 32, 128, 4, true);
-  ir::AccTile c;
-  c.name = "c";
-  c.dtype = DType::F32;
-  c.rows = c.cols = 128;
-  c.instr = &ins;
-  c.wavesY = c.wavesX = 2;
-  ir::MMA m({});
-  m.acc = &c;
-  m.a = &sA;
-  m.b = &sB;
-  m.k = 32;
+  Product product(ins, 128, sA, sB, 32);
+  const ir::MMA &m = product.m;
   for (bool isA : {true, false})
     for (unsigned wave = 0; wave < 4; ++wave) {
       std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, isA, 36, wave, 64);
@@ -316,17 +324,8 @@ TEST(LDSBanksTest, SwizzledRowsAreWrittenAndReadConsistently) {
   }
   const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x8_f16");
   ir::LdsBuffer sA = buffer("sA", 128, 32, 4, false);
-  ir::AccTile c;
-  c.name = "c";
-  c.dtype = DType::F32;
-  c.rows = c.cols = 128;
-  c.instr = &ins;
-  c.wavesY = c.wavesX = 2;
-  ir::MMA m({});
-  m.acc = &c;
-  m.a = &sA;
-  m.b = &sB;
-  m.k = 32;
+  Product product(ins, 128, sA, sB, 32);
+  const ir::MMA &m = product.m;
   for (unsigned wave = 0; wave < 4; ++wave) {
     std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, false, sB.pitch(), wave, 64);
     for (unsigned kk = 0; kk < 4; ++kk)
@@ -349,17 +348,8 @@ TEST(LDSBanksTest, TransposingReadsMatchTheMFMALayout) {
   const MFMAInstr &ins = *lookupMFMA("v_mfma_f32_32x32x16_f16");
   ir::LdsBuffer sA = buffer("sA", 128, 32, 8, false), sB = buffer("sB", 32, 128, 8, false);
   sB.transposeReads = true;
-  ir::AccTile c;
-  c.name = "c";
-  c.dtype = DType::F32;
-  c.rows = c.cols = 128;
-  c.instr = &ins;
-  c.wavesY = c.wavesX = 2;
-  ir::MMA m({});
-  m.acc = &c;
-  m.a = &sA;
-  m.b = &sB;
-  m.k = 32;
+  Product product(ins, 128, sA, sB, 32);
+  const ir::MMA &m = product.m;
   const unsigned pitch = sB.pitch();
   for (unsigned wave = 0; wave < 4; ++wave) {
     std::vector<LdsLaneAccess> reads = ldsFragmentAccesses(m, false, pitch, wave, 64);
@@ -413,17 +403,9 @@ TEST(LDSBanksTest, ScaledTransposingReadsMatchTheMFMALayout) {
     sA.dtype = t.aDtype;
     sB.dtype = t.dtype;
     sB.transposeReads = true;
-    ir::AccTile c;
-    c.name = "c";
-    c.dtype = DType::F32;
-    c.rows = c.cols = n;
-    c.instr = &ins;
-    c.wavesY = c.wavesX = 2;
-    ir::MMA m({});
-    m.acc = &c;
-    m.a = &sA;
-    m.b = &sB;
-    m.k = kTotal / perA;
+    Product product(ins, n, sA, sB, kTotal / perA);
+    const ir::MMA &m = product.m;
+    const ir::AccTile &c = product.c;
     const unsigned pitch = sB.pitch(), blocks = c.blocksX(), reads = perValue == 2 ? 2 : 4;
     const unsigned valuesPerRead = 64 / (8 / perValue);
     for (unsigned wave = 0; wave < 4; ++wave) {
