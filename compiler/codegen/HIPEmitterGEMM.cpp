@@ -136,21 +136,21 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
                        perA > perB ? formatv("{0} per column", perA / perB).str()
                                    : formatv("a column per {0}", perB / perA).str());
   }
-  auto fragments = [&](const MFMAInstr &ins, const char *frag, const char *block, unsigned count, unsigned size,
+  auto fragments = [&](const MFMAInstr &view, const char *frag, const char *block, unsigned count, unsigned size,
                        const LdsBuffer &buf, const std::string &origin, const char *kLane) {
     if (count > 1) line(d) << "#pragma unroll\n";
     line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
     std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
     std::string at = formatv("{0} * {1} + {2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
                              buf.pitch(), kLane).str();
-    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", ins.operandType, lds(buf, false), at).str();
-    if (ins.scaled) {
+    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", view.operandType, lds(buf, false), at).str();
+    if (view.scaled) {
       // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
       // 24-byte run of a 6-bit format as three 8-byte reads.
       std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
-      value = ins.ldsReadsPerRun() == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
-              : ins.readsPerFragment() == 2
-                  ? formatv("tilec::concat({0}), {0} + {1}))", run, ins.kGroups() * ins.kRun()).str()
+      value = view.ldsReadsPerRun() == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
+              : view.readsPerFragment() == 2
+                  ? formatv("tilec::concat({0}), {0} + {1}))", run, view.kGroups() * view.kRun()).str()
                   : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();
     }
     line(d + 1) << formatv("{0}{1}[{2}] = {3};\n", frag, step, block, value);
