@@ -124,9 +124,9 @@ def pick_runs(cfg, rng):
         if "KB" in cfg["dims"]:  # B's K columns when they hold another number of values than A's
             c = cfg["compute"]
             dims["KB"] = -(-dims["K"] * c["values"] // c["values_b"])
-        if "KV" in cfg["dims"]:  # [K values, ceil(N / 2)], as the launcher requires
+        if "KV" in cfg["dims"]:  # [K values, ceil(N / B's values per element)], as the launcher requires
             dims["KV"] = dims["K"] * cfg["compute"]["values"]
-            dims["NB"] = -(-dims["N"] // cfg["compute"]["values"])
+            dims["NB"] = -(-dims["N"] // cfg["compute"]["values_b"])
         runs.append(dict(kind=kind, dims=dims, shift=1 if kind == "shifted" else 0))
     return runs
 

@@ -411,9 +411,11 @@ def gen_gemm(rng, cfg):
 def gen_mx(rng, cfg):
     """A block-scaled GEMM on gfx950, legal by construction: C = (A scaled) x (B scaled), one E8M0 scale per 32 K
     values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit), or in 30% of
-    the draws of two (B N x K, from another family); B given N x K,
-    or K x N for 8-bit and fp4x2 operands (fp4x2 then packs two N values per byte: B is [2 K, ceil(N / 2)], its
-    windows B[2 * k, block.col / 2], read with ds_read_b64_tr_b4)."""
+    the draws of two (B from another family); B given N x K,
+    or K x N for 8-bit and fp4x2 B (fp4x2 then packs two N values per byte). A K x N B is [KV, NB]: KV = its rows,
+    one per K value (K x A's values per element), NB = ceil(N / B's values per element); its windows
+    B[A's values * k, block.col / B's values] (B[2 * k, block.col / 2] for fp4x2 by fp4x2, read with
+    ds_read_b64_tr_b4; B[k, block.col / 2] under an fp8 A; B[4 * k, block.col] for an fp8 B under a 6-bit A)."""
     fam = rng.choice(["8", "8", "4", "6", "6"])
     if fam == "8":
         da, db = rng.choice(F8), rng.choice(F8)
@@ -429,6 +431,8 @@ def gen_mx(rng, cfg):
     if mixed:
         fb = mix_rng.choice([f for f in ("8", "4", "6") if f != fam])
         db = mix_rng.choice(F8) if fb == "8" else "fp4x2" if fb == "4" else mix_rng.choice(["fp6x4", "bf6x4"])
+    # A mixed pair's B given K x N (8-bit or fp4x2 B: the transposing reads of 8 and 4 bits), from the same stream.
+    mixed_kn = mixed and db in F8 + ("fp4x2",) and mix_rng.random() < 0.4
     mx, mxb = MX_DTYPES[da], MX_DTYPES[db]
     for _ in range(200):
         instr = rng.choice(list(MX_INSTR))
@@ -448,21 +452,23 @@ def gen_mx(rng, cfg):
         pad = rng.choice(pads)
         bkb = bk * mx["values"] // mxb["values"]  # B's K step in its columns
         padb = pad
-        if mixed:
+        if mixed and not mixed_kn:
             padsb = [p for p in (0, 4, 8, 16) if ((bkb + p) * SIZE[db]) % mxb["run"] == 0]
             if not padsb:
                 continue
             padb = rng.choice(padsb)
-        bnk = True if fam == "6" or mixed else rng.random() < 0.7
+        elif mixed_kn:  # rows of whole 16-byte vectors (the loads' writes), so 8-byte rows for the reads too
+            padb = rng.choice([p for p in (0, 4, 8, 16) if (bn // mxb["values"] + p) % 16 == 0])
+        bnk = not mixed_kn if fam == "6" or mixed else rng.random() < 0.7
         packed_kn = not bnk and mx["values"] > 1  # fp4x2 K x N: K values along the rows, N / 2 columns
-        if packed_kn and (bn // 2 + pad) % 8:  # the 8-byte transposing reads need 8-byte rows
+        if packed_kn and not mixed and (bn // 2 + pad) % 8:  # the 8-byte transposing reads need 8-byte rows
             continue
-        b_shape = (bn, bkb) if bnk else (bk * mx["values"], bn // mx["values"]) if packed_kn else (bk, bn)
+        b_shape = (bn, bkb) if bnk else (bk * mx["values"], bn // mxb["values"])
         pa, wa = pick_pattern(rng, wg)
         pb, wb = pick_pattern(rng, wg)
         if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mxb["vec"], wg, wb)[1]:
             continue
-        if (bm * (bk + pad) * esz + bn * (bkb + padb) * SIZE[db]) * 2 > LDS_BYTES["gfx950"]:
+        if (bm * (bk + pad) * esz + b_shape[0] * (b_shape[1] + padb) * SIZE[db]) * 2 > LDS_BYTES["gfx950"]:
             continue
         break
     else:
@@ -470,7 +476,9 @@ def gen_mx(rng, cfg):
     epi = rng.choice(["plain", "plain", "scale_f32"])
     scalars = [dict(name="alpha", dtype="f32")] if epi == "scale_f32" else []
     a_dims = ["M", "K"]
-    b_dims = (["N", "KB"] if mixed else ["N", "K"]) if bnk else ["KV", "NB"] if packed_kn else ["K", "N"]
+    b_dims = (["N", "KB"] if mixed else ["N", "K"]) if bnk else ["KV", "NB"] if packed_kn or mixed else ["K", "N"]
+    b_rows = "k" if mx["values"] == 1 else f"{mx['values']} * k"  # a K x N B's window: one row per K value
+    b_cols = "block.col" if mxb["values"] == 1 else f"block.col / {mxb['values']}"
     ratio = mx["values"] // mxb["values"] or 1
     b_k = "k" if not mixed else f"{ratio} * k" if mx["values"] > mxb["values"] else \
         f"k / {mxb['values'] // mx['values']}"
@@ -486,8 +494,7 @@ def gen_mx(rng, cfg):
             f"  acc  c: f32[{bm}, {bn}] mfma {instr} waves [{wy}, {wx}];",
             f"  for k in 0 .. K step {bk} {{", "    a = load A[block.row, k];",
             f"    b = load B[block.col, {b_k}];" if bnk else
-            f"    b = load B[{mx['values']} * k, block.col / {mx['values']}];" if packed_kn else
-            "    b = load B[k, block.col];",
+            f"    b = load B[{b_rows}, {b_cols}];",
             "    sA = a;", "    sB = b;", "    barrier;",
             f"    c += mma(sA, {'transpose(sB)' if bnk else 'sB'}, scale_a = SA, scale_b = SB);", "    barrier;", "  }",
             f"  store C[block] = {'c * alpha' if scalars else 'c'};"]
