@@ -121,9 +121,11 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   case Stmt::Kind::Assign: {
     auto &a = llvm::cast<Assign>(s);
     std::string element = a.dst->name + "[i]";
-    accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
-      line(d) << element << " = " << v << ";\n";
-    }, nullptr, nullptr, &element);
+    chunked(a.accessChunk, a.dst->layout, [&] {
+      accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
+        line(d) << element << " = " << v << ";\n";
+      }, nullptr, nullptr, &element);
+    });
     return;
   }
   case Stmt::Kind::Store: {
@@ -131,9 +133,11 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
     if (st.value->acc) return accStore(st, depth);
     if (st.value->reducedAxis != -1) return reducedStore(st, depth);
     const Layout &l = *st.value->layout;
-    accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
-      storeAccess(*st.tensor, *st.row, *st.col, l.vec, windowRows(l), windowCols(l), v, d);
-    }, st.row.get(), st.col.get());
+    chunked(st.accessChunk, l, [&] {
+      accessLoop(s.loc, *st.value, l, depth, [&](unsigned d, const std::string &v) {
+        storeAccess(*st.tensor, *st.row, *st.col, l.vec, windowRows(l), windowCols(l), v, d);
+      }, st.row.get(), st.col.get());
+    });
     return;
   }
   case Stmt::Kind::For: {
@@ -152,17 +156,35 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   }
 }
 
-/// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
+template <typename Emit> void KernelEmitter::chunked(unsigned chunk, const Layout &layout, Emit emit) {
+  unsigned all = layout.rowsPerLane;
+  if (!chunk || chunk >= all) return emit();
+  for (unsigned first = 0; first < all; first += chunk) {
+    accessRange = {first, std::min(all, first + chunk)};
+    emit();
+  }
+  accessRange = {0, 0};
+}
+
+/// One loop over this lane's accesses of `layout` (those of accessRange when set); `body` writes the use of the
+/// per-access value expression.
 template <typename Body>
 void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth, Body body,
                                const Index *storeRow, const Index *storeCol, const std::string *directTarget) {
-  markSource(depth, loc);
-  line(depth) << "// " << sourceText(loc) << "\n";
+  auto [first, end] = accessRange.second ? accessRange : std::pair<unsigned, unsigned>{0, layout.rowsPerLane};
+  if (first == 0) {
+    markSource(depth, loc);
+    line(depth) << "// " << sourceText(loc) << "\n";
+    if (end < layout.rowsPerLane)
+      line(depth) << formatv("// In loops of {0} accesses: one loop of all {1} (fp8 conversions in software) would be "
+                             "too long for LLVM to unroll, and its arrays would go to scratch.\n",
+                             end, layout.rowsPerLane);
+  }
   std::vector<const Value *> loads;
   collectLoads(value, loads);
   bool needsPosition = !loads.empty() || storeRow;
-  if (layout.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
-  line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", layout.rowsPerLane);
+  if (end - first > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int i = {0}; i < {1}; ++i) {{\n", first, end);
   unsigned d = depth + 1;
   loadNames.clear();
   if (needsPosition) {

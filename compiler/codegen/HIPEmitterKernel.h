@@ -161,6 +161,9 @@ private:
                                            Body body, const Index *storeRow = nullptr, const Index *storeCol = nullptr,
                                            const std::string *directTarget = nullptr);
 
+  /// Calls `emit` once per loop of `chunk` accesses (Assign::accessChunk) with accessRange set, or once.
+  template <typename Emit> void chunked(unsigned chunk, const Layout &layout, Emit emit);
+
   static bool sameIndex(const Index &a, const Index &b);
 
   void collectLoads(const Value &v, std::vector<const Value *> &out);
@@ -278,6 +281,8 @@ private:
   std::pair<std::string, std::string> rowSplit;
   /// Inside an access loop of a 1-D tile: `col` is the element index, and there is no `row`.
   bool flatAccess = false;
+  /// The accesses the next access loop runs over, [first, second); {0, 0}: all of them.
+  std::pair<unsigned, unsigned> accessRange;
   /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
   std::string lds(const LdsBuffer &b, bool write) const {
     return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;

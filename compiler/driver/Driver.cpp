@@ -17,6 +17,7 @@
 #include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
+#include "passes/UnrollChunks.h"
 #include "support/Diagnostics.h"
 
 using namespace tilec;
@@ -110,6 +111,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   if (!module || !verifyModule(*module, diags)) return 1;
   if (!planPipelines(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
   chooseLdsSwizzles(*module);
+  chunkAccessLoops(*module);
   askForModelOccupancy(*module);
   warnAtRegisterEdges(*module, diags);
   if (diags.hasErrors()) return 1; // -Werror

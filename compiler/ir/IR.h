@@ -277,6 +277,7 @@ struct Assign : Stmt {
   Assign(SMRange loc) : Stmt(Kind::Assign, loc) {}
   const Tile *dst = nullptr;
   ValuePtr value;
+  unsigned accessChunk = 0; ///< accesses per emitted loop (passes/UnrollChunks.h); 0: one loop over all
   static bool classof(const Stmt *s) { return s->kind == Kind::Assign; }
 };
 
@@ -286,6 +287,7 @@ struct Store : Stmt {
   const Tensor *tensor = nullptr;
   IndexPtr row, col;
   ValuePtr value;
+  unsigned accessChunk = 0; ///< accesses per emitted loop (passes/UnrollChunks.h); 0: one loop over all
   static bool classof(const Stmt *s) { return s->kind == Kind::Store; }
 };
 
