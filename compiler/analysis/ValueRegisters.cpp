@@ -66,13 +66,19 @@ unsigned tilec::tilesRead(const ir::Value &v) {
 /// Whether `v` converts through f32 in a way clang-19 hoists over all accesses: a software fp8/bf8 conversion of 8-bit
 /// values (decodes fp8/bf8, or encodes fp8/bf8 from i8, fp8 or bf8: 4 bytes of f32 per byte of input), or any
 /// conversion through f32 applied to a register tile itself (f16 <-> bf16 of a tile: y = cast<bf16>(x) on f16 tiles,
-/// 4 accesses of vec 8, clang 42 VGPRs for 29 with one access's f32 values, 41 with all).
+/// 4 accesses of vec 8, clang 42 VGPRs for 29 with one access's f32 values, 41 with all), or an fp8/bf8 encode of a
+/// value computed from one tile and uniform operands (cast<bf8>(x * alpha) on bf16, vec 4 on 64 threads, 8, 16 and
+/// 32 accesses: clang-19 38, 70 and 134, as for cast<bf8>(x); counted per access, 40, 72, 136; for one access, 26,
+/// 42, 74). Not the same through f32 between f16 and bf16 (cast<bf16>(x * alpha) on f16, seed 1 k0546: one access,
+/// clang 88, model 89), nor an encode of two tiles' value, which goes one access at a time (cast<fp8>(x + z) on f16,
+/// 16 accesses of vec 4: clang 87, one access counted 87).
 bool tilec::widensEveryAccess(const ir::Value &v) {
   auto fp8 = [](DType d) { return d == DType::FP8 || d == DType::BF8; };
   if (v.kind == ir::Value::Kind::Cast && v.dtype != v.operands[0]->dtype) {
     DType from = v.operands[0]->dtype;
     if (sizeOf(from) == 1 && (fp8(v.dtype) || fp8(from))) return true;
     if (v.operands[0]->kind == ir::Value::Kind::TileRef && throughF32(from, v.dtype)) return true;
+    if (fp8(v.dtype) && tilesRead(*v.operands[0]) == 1 && throughF32(from, v.dtype)) return true;
   }
   for (const auto &op : v.operands)
     if (widensEveryAccess(*op)) return true;

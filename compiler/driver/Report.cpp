@@ -6,6 +6,7 @@
 #include "analysis/LDSBanks.h"
 #include "analysis/ResourceModel.h"
 #include "driver/LayoutPrinter.h"
+#include "passes/OccupancyHint.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -369,6 +370,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (k->wavesPerEU)
       os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) ({1})\n", k->wavesPerEU,
                     whyAsked(t, e.resources(k->workgroupSize), k->wavesPerEU));
+    else if (t.occupancyHint && convertsFp8WithoutMma(*k))
+      os << "    asked of the compiler: no occupancy (its software fp8 conversions make the estimate too loose to "
+            "hold the compiler to; held to it, the compiler may spill)\n";
     printRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), "", os);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);

@@ -23,6 +23,10 @@ namespace tilec {
 /// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
 unsigned wavesToAsk(const Target &target, const KernelResources &r);
 
+/// Whether `k` has no mma and converts to or from fp8/bf8 in software: such kernels are not asked (their estimate is
+/// too loose to hold the compiler to it).
+bool convertsFp8WithoutMma(const ir::Kernel &k);
+
 /// Sets Kernel::wavesPerEU (and wavesPerEUUnaligned) of every kernel of `module` whose target asks.
 void askForModelOccupancy(ir::Module &module);
 
