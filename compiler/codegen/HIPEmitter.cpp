@@ -159,8 +159,11 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
 template <typename Emit> void KernelEmitter::chunked(unsigned chunk, const Layout &layout, Emit emit) {
   unsigned all = layout.rowsPerLane;
   if (!chunk || chunk >= all) return emit();
+  // Each loop declares the same names (its load temporaries are its own).
+  llvm::StringSet<> names = usedLoadNames;
   for (unsigned first = 0; first < all; first += chunk) {
     accessRange = {first, std::min(all, first + chunk)};
+    usedLoadNames = names;
     emit();
   }
   accessRange = {0, 0};
@@ -176,9 +179,10 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
     markSource(depth, loc);
     line(depth) << "// " << sourceText(loc) << "\n";
     if (end < layout.rowsPerLane)
-      line(depth) << formatv("// In loops of {0} accesses: one loop of all {1} (fp8 conversions in software) would be "
-                             "too long for LLVM to unroll, and its arrays would go to scratch.\n",
-                             end, layout.rowsPerLane);
+      line(depth) << formatv("// In loops of {0} accesses: one loop of all {1} (fp8 conversions in software) could be "
+                             "too long for LLVM to\n",
+                             end, layout.rowsPerLane)
+                  << formatv("{0}// unroll, and its arrays would then go to scratch.\n", std::string(2 * depth, ' '));
   }
   std::vector<const Value *> loads;
   collectLoads(value, loads);

@@ -426,6 +426,8 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           writeRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), json);
           json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
+          if (t.occupancyHint && convertsFp8WithoutMma(*k))
+            json.attribute("waves_per_eu_not_asked", "software fp8 conversions without an mma");
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);

@@ -42,8 +42,8 @@ void tilec::askForModelOccupancy(ir::Module &module) {
   for (auto &k : module.kernels) {
     // Elementwise kernels with software fp8 conversions are not held to the model's waves: their estimates miss the
     // compiler's need by up to half either way (test/Differential, seed 2), and held to waves it cannot fit, the
-    // gfx950 compiler spilled (`y = cast<bf8>(x * alpha)`, 128 accesses: 412 B of scratch at the 3 waves asked,
-    // none unasked; docs/differential-testing.md).
+    // gfx950 compiler spilled (seed 2: k0333 288 B at the 3 waves asked, k0810_unaligned 48 B at 8; k0832, 128
+    // accesses of cast<bf8>(x * alpha), 412 B at 3 waves and none unasked; docs/differential-testing.md).
     if (convertsFp8WithoutMma(*k)) {
       k->wavesPerEU = k->wavesPerEUUnaligned = 0;
       continue;

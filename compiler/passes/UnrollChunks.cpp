@@ -37,7 +37,8 @@ void chunkBody(Body &body) {
 
 unsigned tilec::fp8Conversions(const Value &v) {
   unsigned n = 0;
-  if (v.kind == Value::Kind::Cast && v.operands[0]->dtype != v.dtype)
+  // A cast of a uniform value (a scalar, a constant, a row's reduced value) converts once per access, not per element.
+  if (v.kind == Value::Kind::Cast && v.isTile && v.operands[0]->dtype != v.dtype)
     n += isFp8Type(v.operands[0]->dtype) + isFp8Type(v.dtype);
   for (const auto &op : v.operands) n += fp8Conversions(*op);
   return n;

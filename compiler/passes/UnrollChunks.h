@@ -22,7 +22,7 @@ namespace tilec {
 /// 192 of them unrolled, 256 did not; bf8 -> f32 -> fp8 of two tiles, 3 per element: 384 unrolled, 512 did not).
 constexpr unsigned kConversionsPerLoop = 128;
 
-/// Software fp8 conversions per element of `v` (a cast from or to fp8/bf8 is one, fp8 to bf8 two).
+/// Software fp8 conversions per element of `v` (a cast of a tile value from or to fp8/bf8 is one, fp8 to bf8 two).
 unsigned fp8Conversions(const ir::Value &v);
 
 /// Sets Assign::accessChunk and Store::accessChunk of every statement of `module` whose loop would be too long.

@@ -1,0 +1,133 @@
+//===- Liveness.cpp - Which tiles the model counts as live together ----------===//
+//
+// See Liveness.h.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/Liveness.h"
+
+#include "analysis/ResourceModel.h"
+#include "llvm/Support/Casting.h"
+#include <algorithm>
+#include <functional>
+#include <map>
+
+using namespace tilec;
+
+namespace {
+
+/// Statements in program order; a tile used anywhere inside a loop is live across the whole loop.
+struct Liveness {
+  std::map<const ir::Tile *, std::pair<unsigned, unsigned>> range; // first and last statement index
+  unsigned next = 0;
+
+  void use(const ir::Tile *t, unsigned at, unsigned loopStart, unsigned loopEnd) {
+    unsigned lo = std::min(at, loopStart), hi = std::max(at, loopEnd);
+    auto [it, fresh] = range.try_emplace(t, lo, hi);
+    if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
+  }
+  void value(const ir::Value &v, unsigned at, unsigned ls, unsigned le) {
+    if (v.tile) use(v.tile, at, ls, le);
+    for (const auto &op : v.operands) value(*op, at, ls, le);
+  }
+  static unsigned count(const ir::Body &b) {
+    unsigned n = 0;
+    for (const ir::StmtPtr &s : b)
+      n += 1 + (llvm::isa<ir::For>(s.get()) ? count(llvm::cast<ir::For>(s.get())->body) : 0);
+    return n;
+  }
+  void body(const ir::Body &b, unsigned ls, unsigned le) {
+    for (const ir::StmtPtr &s : b) {
+      unsigned at = next++;
+      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(a->dst, at, ls, le), value(*a->value, at, ls, le);
+      else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
+      else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(w->src, at, ls, le);
+      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) value(*r->value, at, ls, le);
+      else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+        unsigned end = at + count(f->body);
+        // Inside the outermost loop, the loop's whole range is what counts.
+        body(f->body, ls == ~0u ? at : ls, ls == ~0u ? end : le);
+      }
+    }
+  }
+};
+
+} // namespace
+
+/// The register tiles live at the statement where they take the most registers. Where a tile dies and another is
+/// born in the same elementwise statement, access i of one is consumed as access i of the other: the larger counts.
+std::vector<const ir::Tile *> tilec::livePeak(const ir::Kernel &k) {
+  Liveness live;
+  live.body(k.body, ~0u, 0);
+  std::vector<const ir::Tile *> best;
+  unsigned bestRegs = 0;
+  for (unsigned at = 0; at < live.next; ++at) {
+    std::vector<const ir::Tile *> through, dying, born;
+    unsigned throughRegs = 0, dyingRegs = 0, bornRegs = 0;
+    for (const auto &tile : k.tiles) {
+      auto it = live.range.find(tile.get());
+      if (it == live.range.end()) continue;
+      auto [first, last] = it->second;
+      unsigned regs = tileVGPRs(*tile);
+      if (first < at && last > at) through.push_back(tile.get()), throughRegs += regs;
+      else if (first < at && last == at) dying.push_back(tile.get()), dyingRegs += regs;
+      else if (first == at) born.push_back(tile.get()), bornRegs += regs;
+    }
+    unsigned regs = throughRegs + std::max(dyingRegs, bornRegs);
+    if (regs > bestRegs) {
+      bestRegs = regs;
+      best = through;
+      const auto &larger = dyingRegs >= bornRegs ? dying : born;
+      best.insert(best.end(), larger.begin(), larger.end());
+    }
+  }
+  std::sort(best.begin(), best.end(), [&](const ir::Tile *a, const ir::Tile *b) {
+    return a->loc.Start.getPointer() < b->loc.Start.getPointer();
+  });
+  return best;
+}
+
+/// The reduced tiles live at the statement where they take the most registers: a reduced tile is live from its
+/// first reduction to the last statement that reads it (a whole loop when used inside one, as for register tiles).
+std::vector<const ir::ReducedTile *> tilec::reducedPeak(const ir::Kernel &k) {
+  std::map<const ir::ReducedTile *, std::pair<unsigned, unsigned>> range;
+  unsigned next = 0;
+  std::function<void(const ir::Value &, unsigned, unsigned)> value = [&](const ir::Value &v, unsigned lo,
+                                                                         unsigned hi) {
+    if (v.reduced) {
+      auto [it, fresh] = range.try_emplace(v.reduced, lo, hi);
+      if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
+    }
+    for (const auto &op : v.operands) value(*op, lo, hi);
+  };
+  std::function<void(const ir::Body &, unsigned, unsigned)> body = [&](const ir::Body &b, unsigned ls,
+                                                                       unsigned le) {
+    for (const ir::StmtPtr &s : b) {
+      unsigned at = next++;
+      unsigned lo = ls == ~0u ? at : ls, hi = ls == ~0u ? at : le;
+      auto use = [&](const ir::Value &v) { value(v, lo, hi); };
+      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(*a->value);
+      else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) use(*st->value);
+      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) {
+        use(*r->value);
+        auto [it, fresh] = range.try_emplace(r->dst, lo, hi);
+        if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
+      } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+        unsigned end = at + Liveness::count(f->body);
+        body(f->body, ls == ~0u ? at : ls, ls == ~0u ? end : le);
+      }
+    }
+  };
+  body(k.body, ~0u, 0);
+  std::vector<const ir::ReducedTile *> best;
+  unsigned bestRegs = 0;
+  for (unsigned at = 0; at < next; ++at) {
+    std::vector<const ir::ReducedTile *> live;
+    unsigned regs = 0;
+    for (const auto &r : k.reducedTiles)
+      if (auto it = range.find(r.get()); r->source && it != range.end() && it->second.first <= at &&
+                                         it->second.second >= at)
+        live.push_back(r.get()), regs += r->registers();
+    if (regs > bestRegs) bestRegs = regs, best = live;
+  }
+  return best;
+}
