@@ -172,11 +172,13 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : valueTemporaries(*a->value, a->dst->layout.vec);
-      // y = cast<f32>(x) of an fp8/bf8 tile: the widened values are y's own registers, already counted with the
-      // tiles (clang-19, vec 4 on 64 threads, 8, 16 and 32 accesses: 37, 69 and 133 ArchVGPRs; counted again per
-      // access, the model said 63, 119 and 231).
+      // y = cast<f32>(x) of an fp8/bf8 tile, or of a load of fp8/bf8: the widened values are y's own registers,
+      // already counted with the tiles (clang-19, vec 4 on 64 threads, 8, 16 and 32 accesses: 37, 69 and 133
+      // ArchVGPRs either way; counted again per access, the model said 63, 119 and 231).
       const ir::Value &v = *a->value;
-      if (v.kind == ir::Value::Kind::Cast && v.dtype == DType::F32 && v.operands[0]->kind == ir::Value::Kind::TileRef &&
+      bool plain = v.kind == ir::Value::Kind::Cast && (v.operands[0]->kind == ir::Value::Kind::TileRef ||
+                                                       v.operands[0]->kind == ir::Value::Kind::Load);
+      if (plain && v.dtype == DType::F32 &&
           (v.operands[0]->dtype == DType::FP8 || v.operands[0]->dtype == DType::BF8))
         n = 0;
       // An fp8/bf8 conversion is a long software sequence per element (tilec::f32_to_fp8, fp8_to_f32). Measured on
