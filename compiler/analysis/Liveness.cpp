@@ -8,25 +8,29 @@
 #include "analysis/ResourceModel.h"
 #include "llvm/Support/Casting.h"
 #include <algorithm>
-#include <functional>
 #include <map>
 
 using namespace tilec;
 
 namespace {
 
-/// Statements in program order; a tile used anywhere inside a loop is live across the whole loop.
+/// Statements in program order; a tile used anywhere inside a loop is live across the whole loop. Register tiles
+/// and reduced tiles alike: the first and last statement index of each.
 struct Liveness {
-  std::map<const ir::Tile *, std::pair<unsigned, unsigned>> range; // first and last statement index
+  std::map<const ir::Tile *, std::pair<unsigned, unsigned>> range;
+  std::map<const ir::ReducedTile *, std::pair<unsigned, unsigned>> reducedRange;
   unsigned next = 0;
 
-  void use(const ir::Tile *t, unsigned at, unsigned loopStart, unsigned loopEnd) {
+  template <typename T>
+  static void use(std::map<const T *, std::pair<unsigned, unsigned>> &ranges, const T *t, unsigned at,
+                  unsigned loopStart, unsigned loopEnd) {
     unsigned lo = std::min(at, loopStart), hi = std::max(at, loopEnd);
-    auto [it, fresh] = range.try_emplace(t, lo, hi);
+    auto [it, fresh] = ranges.try_emplace(t, lo, hi);
     if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
   }
   void value(const ir::Value &v, unsigned at, unsigned ls, unsigned le) {
-    if (v.tile) use(v.tile, at, ls, le);
+    if (v.tile) use(range, v.tile, at, ls, le);
+    if (v.reduced) use(reducedRange, v.reduced, at, ls, le);
     for (const auto &op : v.operands) value(*op, at, ls, le);
   }
   static unsigned count(const ir::Body &b) {
@@ -38,10 +42,11 @@ struct Liveness {
   void body(const ir::Body &b, unsigned ls, unsigned le) {
     for (const ir::StmtPtr &s : b) {
       unsigned at = next++;
-      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(a->dst, at, ls, le), value(*a->value, at, ls, le);
+      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(range, a->dst, at, ls, le), value(*a->value, at, ls, le);
       else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
-      else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(w->src, at, ls, le);
-      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) value(*r->value, at, ls, le);
+      else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(range, w->src, at, ls, le);
+      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get()))
+        value(*r->value, at, ls, le), use(reducedRange, r->dst, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
         // Inside the outermost loop, the loop's whole range is what counts.
@@ -89,45 +94,18 @@ std::vector<const ir::Tile *> tilec::livePeak(const ir::Kernel &k) {
 /// The reduced tiles live at the statement where they take the most registers: a reduced tile is live from its
 /// first reduction to the last statement that reads it (a whole loop when used inside one, as for register tiles).
 std::vector<const ir::ReducedTile *> tilec::reducedPeak(const ir::Kernel &k) {
-  std::map<const ir::ReducedTile *, std::pair<unsigned, unsigned>> range;
-  unsigned next = 0;
-  std::function<void(const ir::Value &, unsigned, unsigned)> value = [&](const ir::Value &v, unsigned lo,
-                                                                         unsigned hi) {
-    if (v.reduced) {
-      auto [it, fresh] = range.try_emplace(v.reduced, lo, hi);
-      if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
-    }
-    for (const auto &op : v.operands) value(*op, lo, hi);
-  };
-  std::function<void(const ir::Body &, unsigned, unsigned)> body = [&](const ir::Body &b, unsigned ls,
-                                                                       unsigned le) {
-    for (const ir::StmtPtr &s : b) {
-      unsigned at = next++;
-      unsigned lo = ls == ~0u ? at : ls, hi = ls == ~0u ? at : le;
-      auto use = [&](const ir::Value &v) { value(v, lo, hi); };
-      if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(*a->value);
-      else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) use(*st->value);
-      else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) {
-        use(*r->value);
-        auto [it, fresh] = range.try_emplace(r->dst, lo, hi);
-        if (!fresh) it->second = {std::min(it->second.first, lo), std::max(it->second.second, hi)};
-      } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
-        unsigned end = at + Liveness::count(f->body);
-        body(f->body, ls == ~0u ? at : ls, ls == ~0u ? end : le);
-      }
-    }
-  };
-  body(k.body, ~0u, 0);
+  Liveness live;
+  live.body(k.body, ~0u, 0);
   std::vector<const ir::ReducedTile *> best;
   unsigned bestRegs = 0;
-  for (unsigned at = 0; at < next; ++at) {
-    std::vector<const ir::ReducedTile *> live;
+  for (unsigned at = 0; at < live.next; ++at) {
+    std::vector<const ir::ReducedTile *> here;
     unsigned regs = 0;
     for (const auto &r : k.reducedTiles)
-      if (auto it = range.find(r.get()); r->source && it != range.end() && it->second.first <= at &&
-                                         it->second.second >= at)
-        live.push_back(r.get()), regs += r->registers();
-    if (regs > bestRegs) bestRegs = regs, best = live;
+      if (auto it = live.reducedRange.find(r.get());
+          r->source && it != live.reducedRange.end() && it->second.first <= at && it->second.second >= at)
+        here.push_back(r.get()), regs += r->registers();
+    if (regs > bestRegs) bestRegs = regs, best = here;
   }
   return best;
 }
