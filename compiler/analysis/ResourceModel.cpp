@@ -178,9 +178,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       const ir::Value &v = *a->value;
       bool plain = v.kind == ir::Value::Kind::Cast && (v.operands[0]->kind == ir::Value::Kind::TileRef ||
                                                        v.operands[0]->kind == ir::Value::Kind::Load);
-      if (plain && v.dtype == DType::F32 &&
-          (v.operands[0]->dtype == DType::FP8 || v.operands[0]->dtype == DType::BF8))
-        n = 0;
+      if (plain && v.dtype == DType::F32 && isFp8(v.operands[0]->dtype)) n = 0;
       // An fp8/bf8 conversion is a long software sequence per element (tilec::f32_to_fp8, fp8_to_f32). Measured on
       // seed 1 of test/Differential (clang-19, gfx942):
       // - Where it widens one tile's 8-bit values, or decodes two tiles into a plain result, clang computes the f32

@@ -19,8 +19,7 @@ unsigned tilec::registersPerAccess(unsigned vec, DType dt) { return (vec * sizeO
 bool tilec::throughF32(DType from, DType to) {
   if (from == to || from == DType::F32 || to == DType::F32) return false;
   bool halves = (from == DType::F16 && to == DType::BF16) || (from == DType::BF16 && to == DType::F16);
-  auto fp8 = [](DType d) { return d == DType::FP8 || d == DType::BF8; };
-  return fp8(from) || fp8(to) || halves;
+  return isFp8(from) || isFp8(to) || halves;
 }
 
 /// VGPRs the result of `v` needs for one access beyond the register tiles it reads directly (a result as wide as
@@ -49,7 +48,7 @@ unsigned tilec::heldRegisters(const ir::Value &v, unsigned vec) {
 /// Whether `v` encodes fp8/bf8 (in software, from f32).
 bool tilec::encodesFp8(const ir::Value &v) {
   if (v.kind == ir::Value::Kind::Cast && v.dtype != v.operands[0]->dtype &&
-      (v.dtype == DType::FP8 || v.dtype == DType::BF8))
+      isFp8(v.dtype))
     return true;
   for (const auto &op : v.operands)
     if (encodesFp8(*op)) return true;
@@ -73,12 +72,11 @@ unsigned tilec::tilesRead(const ir::Value &v) {
 /// clang 88, model 89), nor an encode of two tiles' value, which goes one access at a time (cast<fp8>(x + z) on f16,
 /// 16 accesses of vec 4: clang 87, one access counted 87).
 bool tilec::widensEveryAccess(const ir::Value &v) {
-  auto fp8 = [](DType d) { return d == DType::FP8 || d == DType::BF8; };
   if (v.kind == ir::Value::Kind::Cast && v.dtype != v.operands[0]->dtype) {
     DType from = v.operands[0]->dtype;
-    if (sizeOf(from) == 1 && (fp8(v.dtype) || fp8(from))) return true;
+    if (sizeOf(from) == 1 && (isFp8(v.dtype) || isFp8(from))) return true;
     if (v.operands[0]->kind == ir::Value::Kind::TileRef && throughF32(from, v.dtype)) return true;
-    if (fp8(v.dtype) && tilesRead(*v.operands[0]) == 1 && throughF32(from, v.dtype)) return true;
+    if (isFp8(v.dtype) && tilesRead(*v.operands[0]) == 1 && throughF32(from, v.dtype)) return true;
   }
   for (const auto &op : v.operands)
     if (widensEveryAccess(*op)) return true;

@@ -27,7 +27,6 @@ using namespace tilec::ir;
 std::string vecType(DType dt, unsigned n);
 /// The runtime's Fp8Format of an fp8/bf8 dtype on `t`.
 std::string fp8Format(DType dt, const Target &t);
-inline bool isFp8(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
 /// The tensor whose loads fill the B of the scaled mma `m` when its shape is not A's and C's own symbols, found
 /// through the LDS write and the load in `loop`'s body: a K x N B where either operand packs values ([perA K, ceil(N
 /// / perB)]) or an N x K B of another column width than A ([N, ceil(K perA / perB)]); nullptr otherwise. The

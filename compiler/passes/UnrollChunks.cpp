@@ -13,8 +13,6 @@ using namespace tilec::ir;
 
 namespace {
 
-bool isFp8Type(DType dt) { return dt == DType::FP8 || dt == DType::BF8; }
-
 /// The accesses per loop for a statement of `accesses` accesses of `vec` elements whose value converts `perElement`
 /// times per element; 0 when one loop of all of them is short enough.
 unsigned chunkFor(unsigned accesses, unsigned vec, unsigned perElement) {
@@ -39,7 +37,7 @@ unsigned tilec::fp8Conversions(const Value &v) {
   unsigned n = 0;
   // A cast of a uniform value (a scalar, a constant, a row's reduced value) converts once per access, not per element.
   if (v.kind == Value::Kind::Cast && v.isTile && v.operands[0]->dtype != v.dtype)
-    n += isFp8Type(v.operands[0]->dtype) + isFp8Type(v.dtype);
+    n += isFp8(v.operands[0]->dtype) + isFp8(v.dtype);
   for (const auto &op : v.operands) n += fp8Conversions(*op);
   return n;
 }

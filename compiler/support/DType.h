@@ -47,6 +47,8 @@ inline llvm::StringRef name(DType type) { return info(type).name; }
 inline unsigned sizeOf(DType type) { return info(type).bytes; }
 /// Bits of one value: 4 for fp4x2, 6 for fp6x4 and bf6x4, else 8 x the element's bytes.
 inline unsigned valueBits(DType type) { return 8 * info(type).bytes / info(type).values; }
+/// fp8 or bf8: converted to and from f32 in software (tilec::f32_to_fp8, fp8_to_f32).
+inline bool isFp8(DType type) { return type == DType::FP8 || type == DType::BF8; }
 
 } // namespace tilec
 
