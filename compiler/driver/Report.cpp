@@ -6,7 +6,6 @@
 #include "analysis/LDSBanks.h"
 #include "analysis/ResourceModel.h"
 #include "driver/LayoutPrinter.h"
-#include "passes/OccupancyHint.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -370,9 +369,8 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (k->wavesPerEU)
       os << formatv("    asked of the compiler: amdgpu_waves_per_eu({0}) ({1})\n", k->wavesPerEU,
                     whyAsked(t, e.resources(k->workgroupSize), k->wavesPerEU));
-    else if (t.occupancyHint && convertsFp8WithoutMma(*k))
-      os << "    asked of the compiler: no occupancy (its software fp8 conversions make the estimate too loose to "
-            "hold the compiler to; held to it, the compiler may spill)\n";
+    else if (!k->wavesNotAsked.empty())
+      os << "    asked of the compiler: no occupancy (" << k->wavesNotAsked << ")\n";
     printRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), "", os);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
@@ -426,8 +424,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           writeRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), json);
           json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
-          if (t.occupancyHint && convertsFp8WithoutMma(*k))
-            json.attribute("waves_per_eu_not_asked", "software fp8 conversions without an mma");
+          if (!k->wavesNotAsked.empty()) json.attribute("waves_per_eu_not_asked", k->wavesNotAsked);
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);

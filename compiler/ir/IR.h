@@ -432,6 +432,8 @@ struct Kernel {
   /// Waves per SIMD the kernel asks of the compiler (amdgpu_waves_per_eu), for the vector kernel and its _unaligned
   /// copy: the resource model's occupancy where the target asks (Target::occupancyHint), else 0 (passes/OccupancyHint.h).
   unsigned wavesPerEU = 0, wavesPerEUUnaligned = 0;
+  /// Why a target that asks did not ask for this kernel's waves (passes/OccupancyHint.h); empty otherwise.
+  std::string wavesNotAsked;
   Body body;
 
   unsigned waves(const Target &t) const { return workgroupSize / t.waveSize; }

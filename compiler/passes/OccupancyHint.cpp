@@ -23,7 +23,10 @@ unsigned tilec::wavesToAsk(const Target &t, const KernelResources &r) {
   return std::min(o.wavesPerSimd, std::max(edge.wavesNeeded, wavesForVgprs(t, withRegisterMargin(edge.total))));
 }
 
-bool tilec::convertsFp8WithoutMma(const ir::Kernel &k) {
+namespace {
+
+/// Whether `k` has no mma and converts to or from fp8/bf8 in software.
+bool convertsFp8WithoutMma(const ir::Kernel &k) {
   if (!k.accs.empty()) return false;
   std::function<bool(const ir::Body &)> any = [&](const ir::Body &body) {
     for (const ir::StmtPtr &s : body) {
@@ -36,6 +39,8 @@ bool tilec::convertsFp8WithoutMma(const ir::Kernel &k) {
   return any(k.body);
 }
 
+} // namespace
+
 void tilec::askForModelOccupancy(ir::Module &module) {
   const Target &t = *module.target;
   if (!t.occupancyHint) return;
@@ -46,6 +51,8 @@ void tilec::askForModelOccupancy(ir::Module &module) {
     // accesses of cast<bf8>(x * alpha), 412 B at 3 waves and none unasked; docs/differential-testing.md).
     if (convertsFp8WithoutMma(*k)) {
       k->wavesPerEU = k->wavesPerEUUnaligned = 0;
+      k->wavesNotAsked = "its software fp8 conversions make the estimate too loose to hold the compiler to; held to "
+                         "it, the compiler may spill";
       continue;
     }
     auto waves = [&](bool unaligned) {

@@ -23,11 +23,8 @@ namespace tilec {
 /// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
 unsigned wavesToAsk(const Target &target, const KernelResources &r);
 
-/// Whether `k` has no mma and converts to or from fp8/bf8 in software: such kernels are not asked (their estimate is
-/// too loose to hold the compiler to it).
-bool convertsFp8WithoutMma(const ir::Kernel &k);
-
-/// Sets Kernel::wavesPerEU (and wavesPerEUUnaligned) of every kernel of `module` whose target asks.
+/// Sets Kernel::wavesPerEU (and wavesPerEUUnaligned) of every kernel of `module` whose target asks, or
+/// Kernel::wavesNotAsked: an elementwise kernel (no mma) with software fp8 conversions is not asked.
 void askForModelOccupancy(ir::Module &module);
 
 } // namespace tilec
