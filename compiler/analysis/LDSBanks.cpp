@@ -76,8 +76,10 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   unsigned chunk = b.transposed ? run : b.writeChunk(l.vec, pitch);
   unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
   // A 12-byte write (vec 4 of a 3-byte element) reaches the banks as three dwords (ds_write2_b32 and ds_write_b32 in
-  // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test).
-  unsigned pieces = chunk * size == 12 ? 3 : 1, pieceBytes = chunk * size / pieces;
+  // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test); into a slotted buffer it is the whole 16-byte slot
+  // (tilec::lds_store_slot).
+  bool slot = b.slotted();
+  unsigned pieces = chunk * size == 12 && !slot ? 3 : 1, pieceBytes = slot ? 16 : chunk * size / pieces;
   std::vector<LdsLaneAccess> out;
   for (unsigned i = 0; i < l.rowsPerLane; i += b.transposed ? run : 1)
     for (unsigned part = 0; part < perAccess; ++part)
@@ -85,9 +87,9 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
         LdsLaneAccess a{true, pieceBytes, std::vector<std::optional<uint64_t>>(l.waveSize)};
         for (unsigned lane = 0; lane < l.waveSize; ++lane) {
           uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
-          uint64_t element = b.transposed ? b.placedRow(col + part) * pitch + row
-                                          : b.placedRow(row) * pitch + col + part * chunk;
-          a.addr[lane] = element * size + piece * pieceBytes;
+          a.addr[lane] = (b.transposed ? b.byteOffset(b.placedRow(col + part), row, pitch)
+                                       : b.byteOffset(b.placedRow(row), col + part * chunk, pitch)) +
+                         piece * pieceBytes;
         }
         out.push_back(std::move(a));
       }
@@ -107,20 +109,22 @@ std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA
   unsigned origin = isA ? (wave / acc.wavesX) * acc.waveRows() : (wave % acc.wavesX) * acc.waveCols();
   std::vector<LdsLaneAccess> out;
   if (!isA && b.transposeReads) {
-    // ds_read_b64_tr_b16 / _tr_b8 / _tr_b4 (passes/LdsTransposeReads.h): TransposeReads::count reads of 8 bytes (v =
-    // 4, 8 or 16 values) per fragment; lane l names row K_lane + rowOffset(h) + (l % 16) / (16 / v), columns (16 (l /
-    // 16)) % n + v (l % (16 / v)) .. + v - 1 of its block, in N values (an element holds perN of them). Costed with
-    // the phases of an 8-byte read: no source gives the instructions' own.
+    // ds_read_b64_tr_b16 / _tr_b8 / _tr_b4 / ds_read_b96_tr_b6 (passes/LdsTransposeReads.h): TransposeReads::count
+    // reads of 8 bytes (v = 4, 8 or 16 values; 12 bytes, 16 six-bit values) per fragment; lane l names row K_lane +
+    // rowOffset(h) + (l % 16) / (16 / v), columns (16 (l / 16)) % n + v (l % (16 / v)) .. + v - 1 of its block, in N
+    // values (an element holds perN of them). Costed with the phases of an 8-byte read (the 6-bit read with a 16-byte
+    // read's): no source gives the instructions' own.
     const ir::TransposeReads tr = ir::transposeReadsOf(ins, b);
     unsigned lanesPerRow = 16 / tr.values, perK = info(ins.a).values, perN = info(b.dtype).values;
+    unsigned bytes = Target::ldsTransposeReadBytes(valueBits(b.dtype));
     for (unsigned kk = 0; kk < m.k; kk += acc.instr->k)
       for (unsigned block = 0; block < blocks; ++block)
         for (unsigned h = 0; h < tr.count; ++h) {
-          LdsLaneAccess a{false, 8, std::vector<std::optional<uint64_t>>(waveSize)};
+          LdsLaneAccess a{false, bytes, std::vector<std::optional<uint64_t>>(waveSize)};
           for (unsigned lane = 0; lane < waveSize; ++lane) {
             uint64_t k = perK * (kkOf(kk) + (lane / ins.n) * ins.kRun()) + tr.rowOffset(h) + (lane % 16) / lanesPerRow;
             uint64_t col = origin + block * side + (16 * (lane / 16)) % side + tr.values * (lane % lanesPerRow);
-            a.addr[lane] = (k * pitch + col / perN) * size;
+            a.addr[lane] = b.byteOffset(k, col / perN, pitch);
           }
           out.push_back(std::move(a));
         }
@@ -288,13 +292,16 @@ void mmasReading(const ir::Body &body, const ir::LdsBuffer &b, std::vector<const
 
 /// Whether `pad` keeps every fragment read of `b` aligned (the rule SemaGEMM checks) and the kernel's LDS in budget.
 bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuffer &b, unsigned pad) {
-  unsigned size = sizeOf(b.dtype), rowBytes = (b.storedCols() + pad) * size;
+  unsigned size = sizeOf(b.dtype), rowBytes = b.rowBytes(b.storedCols() + pad);
+  // A slotted buffer's rows are whole slots of 4 elements.
+  if (b.slotted() && (b.storedCols() + pad) % ir::LdsBuffer::kSlotElements != 0) return false;
   std::vector<const ir::MMA *> mmas;
   mmasReading(kernel.body, b, mmas);
   for (const ir::MMA *m : mmas) {
     if (!m->acc->instr) continue;
-    // Transposing reads of a K x N B need 8-byte rows; other fragment reads rows of whole runs.
-    unsigned align = m->b == &b && b.transposeReads ? 8 : operandView(*m->acc->instr, m->b == &b).kRun() * size;
+    // Transposing reads of a K x N B need 8-byte rows (6-bit: 16-byte slots); other fragment reads rows of whole runs.
+    unsigned align = m->b == &b && b.transposeReads ? (b.slotted() ? 16 : 8)
+                                                   : operandView(*m->acc->instr, m->b == &b).kRun() * size;
     if (rowBytes % align != 0) return false;
   }
   uint64_t bytes = 0;
@@ -346,13 +353,16 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
       bytes += ", ...";
     }
     std::string message = formatv(
-        "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at (stored row * "
-        "{7} + stored column) x {8} B; in phase {9} (lanes {10}) lanes {11} need {12} distinct dwords of bank {13} of {14} "
-        "(dword % {14}), bytes {15}: {28} {12}-way conflict{16}. Per wave that statement takes {17} LDS cycles where "
-        "{18} would do, and all accesses of {0} take {19} (ideal {20}); pad {21} (rows of {22} + {21} = {23} {24}) "
-        "{25}: {26} cycles (ideal {27})",
+        "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at {7}; in phase {8} "
+        "(lanes {9}) lanes {10} need {11} distinct dwords of bank {12} of {13} (dword % {13}), bytes {14}: {27} {11}-way conflict{15}. Per wave that statement takes {16} LDS cycles where "
+        "{17} would do, and all accesses of {0} take {18} (ideal {19}); pad {20} (rows of {21} + {20} = {22} {23}) "
+        "{24}: {25} cycles (ideal {26})",
         b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
-        worst->instruction, worst->pitch, size, w.worstPhase,
+        worst->instruction,
+        b.slotted() ? formatv("stored row x {0} B + (stored column / 4) x 16 B (16-byte slots of 4 {1})",
+                              b.rowBytes(worst->pitch), name(b.dtype)).str()
+                    : formatv("(stored row * {0} + stored column) x {1} B", worst->pitch, size).str(),
+        w.worstPhase,
         laneRanges(w.rule->phases[w.worstPhase]), lanes, w.ways, w.worstBank, w.rule->banks, bytes,
         !w.rule->measured ? " (these phases are inferred, not measured: docs/performance.md)"
         : worst->instruction != ldsInstructionName(worst->write, worst->bytes)

@@ -474,9 +474,13 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   }
   for (const auto &l : k.ldsBuffers) {
     if (!l->used) continue;
-    e.ldsItems.push_back({formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B", l->name,
-                                  l->stages > 1 ? formatv("{0} stages x ", l->stages).str() : "", l->storedRows(),
-                                  l->storedCols(), l->pad, sizeOf(l->dtype)),
+    std::string stages = l->stages > 1 ? formatv("{0} stages x ", l->stages).str() : "";
+    e.ldsItems.push_back({l->slotted() ? formatv("lds {0}: {1}{2} x ({3} + {4}) / {5} slots x {6} B ({5} {7} in each)",
+                                                 l->name, stages, l->storedRows(), l->storedCols(), l->pad,
+                                                 ir::LdsBuffer::kSlotElements, ir::LdsBuffer::kSlotBytes,
+                                                 name(l->dtype)).str()
+                                       : formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B", l->name, stages,
+                                                 l->storedRows(), l->storedCols(), l->pad, sizeOf(l->dtype)).str(),
                           l->bytes(), l->loc});
     e.ldsBytes += l->bytes();
   }

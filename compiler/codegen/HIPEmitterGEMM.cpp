@@ -33,7 +33,13 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   line(depth + 1) << formatv("const int col = {0};\n", p.col);
   // The widest chunk of the access whose LDS address stays aligned from row to row.
   unsigned chunk = b.transposed ? 1 : b.writeChunk(l.vec);
-  if (chunk == l.vec && !b.transposed) {
+  if (b.slotted()) {
+    // A vec 4 access of a 3-byte element is one slot's 4 elements (its column is a multiple of 4).
+    line(depth + 1) << formatv("tilec::lds_store_slot({0}, row * {1} + col / {2}, {3}[i]);  // 16 B: its 12 and 4 "
+                               "zero\n",
+                               lds(b, true), b.pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotElements,
+                               w.src->name);
+  } else if (chunk == l.vec && !b.transposed) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
                                lds(b, true), b.pitch(), w.src->name);
   } else if (chunk > 1) {
@@ -160,8 +166,9 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
   fragments(insB, "b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col", &insB != &ins ? "k_lane_b" : "k_lane");
 }
 
-/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit) or
-/// _tr_b4 (fp4x2, N-packed): each lane names 8 bytes, v = 4, 8 or 16 consecutive values of a row; in each group of 16
+/// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit),
+/// _tr_b4 (fp4x2, N-packed) or ds_read_b96_tr_b6 (fp6x4 and bf6x4, N-packed, 12 bytes per lane in 16-byte slots, the
+/// slot being the column unit; v = 16, as b4): each lane names 8 bytes, v = 4, 8 or 16 consecutive values of a row; in each group of 16
 /// lanes, lane 16g + (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece, and lane 16g + j gets
 /// column j, v consecutive K values. Lane l's fragment (column l % n, its K values: one run, or the two runs of a
 /// scaled 8-bit operand) is TransposeReads::count such reads, of rows K_lane + rowOffset(h) + (l % 16) / (16 / v) and
@@ -189,27 +196,46 @@ void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &st
                                     .str()
                               : "");
   // With n = 16 every group of 16 lanes covers the block's 16 columns; with n = 32 lane groups 1 and 3 take 16 .. 31.
-  // Columns count elements: 16 N values are 16 / perN of them.
-  std::string group = ins.n == 16 ? "" : formatv("({0} * (lane / 16)) % {1}", 16 / perN, ins.n / perN).str();
+  // Columns count elements: 16 N values are 16 / perN of them. A slotted buffer's 16 N values are one slot.
+  bool slotted = b.slotted();
+  unsigned unit = slotted ? 16 : perN; // N values per column index
+  std::string group = ins.n == 16 ? ""
+                      : slotted   ? formatv("(lane / 16) % {0}", ins.n / 16).str()
+                                  : formatv("({0} * (lane / 16)) % {1}", 16 / perN, ins.n / perN).str();
   std::string within = lanesPerRow > 1 ? formatv("{0} * (lane % {1})", tr.values, lanesPerRow).str() : "";
   std::string trCol = group.empty() ? within : within.empty() ? group : group + " + " + within;
+  std::string colName = slotted ? "tr_slot" : "tr_col";
   if (!trCol.empty())
-    line(d) << formatv("const int tr_col = {0};  // its {1} columns in the block\n", trCol,
-                       perN > 1 ? formatv("{0} N values ({1} {2})", tr.values, tr.values / perN, name(b.dtype)).str()
-                                : std::to_string(tr.values));
+    line(d) << formatv("const int {0} = {1};  // its {2} in the block\n", colName, trCol,
+                       slotted    ? std::string("slot of 16 N values")
+                       : perN > 1 ? formatv("{0} N values ({1} {2})", tr.values, tr.values / perN, name(b.dtype)).str()
+                                  : formatv("{0} columns", tr.values).str());
   if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {{\n", a.blocksX());
-  std::string col = formatv("{0} + bj * {1}{2}", perN > 1 ? formatv("{0}_col / {1}", a.name, perN).str() : a.name + "_col",
-                            ins.n / perN, trCol.empty() ? "" : " + tr_col").str();
+  std::string col = formatv("{0} + {1}{2}", unit > 1 ? formatv("{0}_col / {1}", a.name, unit).str() : a.name + "_col",
+                            ins.n == unit ? std::string("bj") : formatv("bj * {0}", ins.n / unit).str(),
+                            trCol.empty() ? "" : " + " + colName).str();
+  unsigned rowPitch = slotted ? b.pitch() / LdsBuffer::kSlotElements : b.pitch();
   std::vector<std::string> parts;
   for (unsigned h = 0; h < tr.count; ++h) {
     std::string name = formatv("tr{0}", h).str(), row = "tr_row";
     if (unsigned offset = tr.rowOffset(h)) row = formatv("(tr_row + {0})", offset).str();
-    line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr<{0}{2}>({3}, {4} * {5} + {6});\n", piece, name, bits,
-                           lds(b, false), row, b.pitch(), col);
+    if (slotted)
+      line(d + 1) << formatv("const tilec::i32x3 {0} = tilec::lds_load_tr6({1}, {2} * {3} + {4});\n", name,
+                             lds(b, false), row, rowPitch, col);
+    else
+      line(d + 1) << formatv("const {0} {1} = tilec::lds_load_tr<{0}{2}>({3}, {4} * {5} + {6});\n", piece, name,
+                             bits, lds(b, false), row, rowPitch, col);
     parts.push_back(name);
   }
   std::string value = parts.front();
+  if (slotted) {
+    // Two reads of 3 dwords fill dwords 0 .. 5 of the 8; 6 and 7 are zero.
+    line(d + 1) << formatv("b_frag{0}[bj] = tilec::concat({1}, {2});  // dwords 6 and 7 zero\n", step, parts[0],
+                           parts[1]);
+    line(d) << "}\n";
+    return;
+  }
   if (ins.scaled) {
     // Four reads fill the 8 dwords; two (fp4x2: 32 values) the low half, zeros above.
     while (parts.size() < 4) parts.push_back("tilec::i32x2{}");

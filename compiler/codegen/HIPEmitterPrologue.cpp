@@ -77,15 +77,22 @@ void KernelEmitter::prologue() {
   }
   for (const auto &l : k.ldsBuffers) {
     if (!l->used) continue;
-    line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
-                       l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
-                       l->storedRows(), l->storedCols(), l->pad, l->bytes());
+    if (l->slotted())
+      line(1) << formatv("// LDS {0}: {1}[{2}, {3}], {2} rows of ({3} + {4} pad) / {5} = {6} slots of {7} B ({5} {1}, "
+                         "12 B, and 4 unused) = {8} B: each lane's 12 bytes of ds_read_b96_tr_b6 start 16-byte "
+                         "aligned.\n",
+                         l->name, name(l->dtype), l->rows, l->cols, l->pad, LdsBuffer::kSlotElements,
+                         l->pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotBytes, l->bytes());
+    else
+      line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
+                         l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
+                         l->storedRows(), l->storedCols(), l->pad, l->bytes());
     if (l->stages > 1)
       line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
                          l->stages, l->stageBytes());
-    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", info(l->dtype).cppType, l->name,
-                       l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
-                       l->pitch());
+    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", l->slotted() ? "tilec::lds_slot" : info(l->dtype).cppType,
+                       l->name, l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
+                       l->slotted() ? l->pitch() / LdsBuffer::kSlotElements : l->pitch());
   }
   for (const auto &a : k.accs) {
     const MFMAInstr &ins = *a->instr;

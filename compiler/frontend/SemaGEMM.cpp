@@ -217,17 +217,12 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   }
   if (packedKN && !target.hasLdsTransposeRead(valueBits(b.dtype))) {
     // Its elements pack N values where the MFMA takes K values per element: only a transposing read of single values
-    // turns them around (ds_read_b64_tr_b4 for fp4; passes/LdsTransposeReads.h).
-    unsigned bits = valueBits(b.dtype);
+    // turns them around (ds_read_b64_tr_b4 for fp4, ds_read_b96_tr_b6 for fp6 and bf6; passes/LdsTransposeReads.h).
     diags.error(bRange, formatv("lds {0} is a K x N {1} B: its elements pack {2} N values, where the scaled MFMA takes "
-                                "{2} K values per element, and {3}; give B as N x K / {2} {1} ([N, K] in columns) "
-                                "and write mma({4}, transpose({0}), ...)",
-                                b.name, name(b.dtype), perN,
-                                bits == 6 ? "tilec does not use gfx950's transposing read of 6-bit values "
-                                            "(ds_read_b96_tr_b6) yet"
-                                          : formatv("{0} has no transposing LDS read of {1}-bit values to turn them "
-                                                    "around", target.name, bits).str(),
-                                a.name));
+                                "{2} K values per element, and {3} has no transposing LDS read of {4}-bit values to "
+                                "turn them around; give B as N x K / {2} {1} ([N, K] in columns) and write mma({5}, "
+                                "transpose({0}), ...)",
+                                b.name, name(b.dtype), perN, target.name, valueBits(b.dtype), a.name));
     return nullptr;
   }
   if (packedKN) {
@@ -294,7 +289,22 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     }
   }
   const MFMAInstr &ins = *acc.instr;
-  if (packedKN) {
+  if (packedKN && valueBits(b.dtype) == 6) {
+    // Read with ds_read_b96_tr_b6, whose 12 bytes per lane (16 N values, 4 elements) must start 16-byte aligned: each
+    // 4 elements of a row are stored in a 16-byte slot (LdsBuffer::slotted), so rows must be whole slots.
+    unsigned pitch = b.cols + b.pad, slot = ir::LdsBuffer::kSlotElements;
+    if (pitch % slot != 0) {
+      unsigned pad = b.pad + (slot - pitch % slot);
+      diags.error(b.padLoc ? *b.padLoc : b.loc,
+                  formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} are not whole 16-byte slots of {5} "
+                          "elements ({3} % {5} = {6}): ds_read_b96_tr_b6 reads 12 bytes (16 six-bit N values) per "
+                          "lane at 16-byte aligned addresses, so a K x N {4} B is stored {5} elements to a slot; pad "
+                          "{7} makes the rows {1} + {7} = {8} elements, {9} slots of 16 B",
+                          b.name, b.cols, b.pad, pitch, name(b.dtype), slot, pitch % slot, pad, b.cols + pad,
+                          (b.cols + pad) / slot));
+      return nullptr;
+    }
+  } else if (packedKN) {
     // Read with 8-byte transposing reads (ds_read_b64_tr_b4): the stored rows must keep 8-byte alignment.
     unsigned bits = valueBits(b.dtype), rowBytes = (b.cols + b.pad) * sizeOf(b.dtype);
     if (rowBytes % 8 != 0) {

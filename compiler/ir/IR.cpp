@@ -164,7 +164,8 @@ private:
     for (const auto &l : k.ldsBuffers) {
       std::string reads;
       if (l->transposeReads)
-        reads = llvm::formatv(" read transposed ({0})", Target::ldsTransposeReadName(valueBits(l->dtype))).str();
+        reads = llvm::formatv(" read transposed ({0}{1})", Target::ldsTransposeReadName(valueBits(l->dtype)),
+                              l->slotted() ? ", 16-byte slots of 4" : "").str();
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "") << reads << "  // " << l->storedRows() << " x " << l->pitch()
          << " = " << l->bytes() << " B\n";

@@ -88,11 +88,17 @@ struct LdsBuffer {
   unsigned rows = 0, cols = 0; ///< as declared
   unsigned pad = 0;            ///< elements added to each stored row
   bool transposed = false;     ///< stored as [cols][rows + pad]
-  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16, _tr_b8 or _tr_b4
-  /// (gfx950): reads of 8 bytes per lane (TransposeReads, passes/LdsTransposeReads.h).
+  /// A K x N B operand stored as declared whose fragments are read with ds_read_b64_tr_b16, _tr_b8, _tr_b4 or
+  /// ds_read_b96_tr_b6 (gfx950): reads of 8 (12) bytes per lane (TransposeReads, passes/LdsTransposeReads.h).
   bool transposeReads = false;
-  /// Values one transposing read gives a lane: 8 bytes, 4 16-bit, 8 8-bit or 16 4-bit values.
-  unsigned transposeReadValues() const { return 8 * info(dtype).values / sizeOf(dtype); }
+  /// Values one transposing read gives a lane: 8 bytes, 4 16-bit, 8 8-bit or 16 4-bit values; 12 bytes, 16 6-bit ones.
+  unsigned transposeReadValues() const {
+    return 8 * Target::ldsTransposeReadBytes(valueBits(dtype)) / valueBits(dtype);
+  }
+  /// A 6-bit K x N B read with ds_read_b96_tr_b6 is stored in slots: each 4 elements of a row (16 N values, 12 bytes)
+  /// in 16 bytes, the last 4 unused, so that every lane's 12 bytes start 16-byte aligned (docs/mx.md).
+  bool slotted() const { return transposeReads && valueBits(dtype) == 6; }
+  static constexpr unsigned kSlotElements = 4, kSlotBytes = 16;
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
@@ -107,8 +113,20 @@ struct LdsBuffer {
   bool swizzled() const { return swizzleMask != 0; }
   /// Where stored row r is placed (r itself unless the rows are swizzled).
   unsigned placedRow(unsigned r) const { return r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); }
+  /// Bytes of a stored row of `rowPitch` elements (a trial pad's, in the bank model's pad search), and of this
+  /// buffer's rows.
+  unsigned rowBytes(unsigned rowPitch) const {
+    return slotted() ? rowPitch / kSlotElements * kSlotBytes : rowPitch * sizeOf(dtype);
+  }
+  unsigned rowBytes() const { return rowBytes(pitch()); }
+  /// The byte offset of element `col` of stored row `row` (placed, if swizzled, by the caller) in rows of `rowPitch`.
+  uint64_t byteOffset(uint64_t row, uint64_t col, unsigned rowPitch) const {
+    if (slotted())
+      return row * rowBytes(rowPitch) + col / kSlotElements * kSlotBytes + col % kSlotElements * sizeOf(dtype);
+    return (row * rowPitch + col) * sizeOf(dtype);
+  }
   /// Bytes of one stage.
-  unsigned stageBytes() const { return storedRows() * pitch() * sizeOf(dtype); }
+  unsigned stageBytes() const { return storedRows() * rowBytes(); }
   unsigned bytes() const { return stages * stageBytes(); }
   /// How many consecutive rows (K values) of a register tile with layout `src` one lane writes to this buffer as one
   /// vector when it is stored transposed: a thread_raked tile's accesses of a lane are consecutive rows, so each
@@ -137,10 +155,11 @@ struct LdsBuffer {
 /// The transposing reads of one B fragment of `ins` from a K x N buffer read with them (LdsBuffer::transposeReads).
 /// Rows of the buffer count K values; a lane's K values are runs of consecutive ones (one run, or the two of a scaled
 /// 8-bit operand, kGroups * 16 apart), each read gives it `values` of them, and read j starts rowOffset(j) rows after
-/// the lane's first K value. The reads fill the operand in order, 8 bytes each (a scaled fp4 operand's upper half
-/// stays zero). Shared by the emitter, the LDS bank model and the pipelining plan.
+/// the lane's first K value. The reads fill the operand in order, 8 bytes each, or 12 for 6-bit values (a scaled fp4
+/// operand's upper half, a 6-bit one's last 2 dwords, stay zero). Shared by the emitter, the LDS bank model and the
+/// pipelining plan.
 struct TransposeReads {
-  unsigned values;    ///< K values per read: 4 (16-bit), 8 (8-bit) or 16 (4-bit)
+  unsigned values;    ///< K values per read: 4 (16-bit), 8 (8-bit) or 16 (6- and 4-bit)
   unsigned count;     ///< reads per fragment
   unsigned perRun;    ///< reads per run of consecutive K values
   unsigned runStride; ///< K values from the start of one run to the next

@@ -1,4 +1,4 @@
-//===- LdsTransposeReads.cpp - K x N B operands read with ds_read_b64_tr_b* ===//
+//===- LdsTransposeReads.cpp - K x N B operands read with ds_read_*_tr_b* --===//
 //
 // See LdsTransposeReads.h. Every mma of a kernel is visited; a transposed buffer qualifies only when all its uses do.
 //
@@ -21,7 +21,8 @@ void collectMMAs(const Body &body, std::vector<const MMA *> &out) {
   }
 }
 
-/// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16, _tr_b8 or _tr_b4) on `t`.
+/// Whether `m` can read `b` as its B operand with a transposing read (ds_read_b64_tr_b16, _tr_b8, _tr_b4, or
+/// ds_read_b96_tr_b6) on `t`.
 bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   if (m.b != &b || m.a == &b || !m.acc || !m.acc->instr) return false;
   const MFMAInstr &ins = operandView(*m.acc->instr, true); // B's geometry in its own elements
@@ -29,7 +30,8 @@ bool readsWithTransposes(const MMA &m, const LdsBuffer &b, const Target &t) {
   const TransposeReads tr = transposeReadsOf(ins, b);
   // The scaled MFMA's operands: an 8-bit one is two runs of 16 K values per lane, 2 ds_read_b64_tr_b8 each (4 per
   // fragment, where stored transposed it is 2 ds_read_b128 but each 16-byte load is written as 4-byte K quads); an
-  // fp4x2 B given K x N packs N values, which only ds_read_b64_tr_b4 turns into K values (Sema requires it).
+  // fp4x2 (fp6x4, bf6x4) B given K x N packs N values, which only ds_read_b64_tr_b4 (ds_read_b96_tr_b6) turns into K
+  // values (Sema requires it).
   if (ins.scaled) return tr.perRun * tr.values == ins.kRun() * info(ins.a).values;
   // 16-bit: only 16-byte fragments (kPerLane 8, the K16 / K32 instructions): there 2 transposing reads replace one
   // ds_read_b128 and the writes become the tile's own vectors (gemm_f16 with v_mfma_f32_32x32x16_f16 on gfx950: 61
@@ -47,8 +49,12 @@ void tilec::useLdsTransposeReads(Kernel &k, const Target &t) {
   std::vector<const MMA *> mmas;
   collectMMAs(k.body, mmas);
   for (auto &b : k.ldsBuffers) {
-    // Each lane's 8 bytes must stay aligned: rows of N + pad elements a whole number of 8-byte pieces.
-    if (!b->transposed || ((b->cols + b->pad) * sizeOf(b->dtype)) % 8 != 0) continue;
+    // Each lane's 8 bytes must stay aligned: rows of N + pad elements a whole number of 8-byte pieces. 6-bit values
+    // go in 16-byte slots of 4 elements (LdsBuffer::slotted): rows of whole slots.
+    bool sixBit = valueBits(b->dtype) == 6;
+    if (!b->transposed || (sixBit ? (b->cols + b->pad) % LdsBuffer::kSlotElements
+                                  : ((b->cols + b->pad) * sizeOf(b->dtype)) % 8) != 0)
+      continue;
     bool used = false, all = true;
     for (const MMA *m : mmas) {
       if (m->a != b.get() && m->b != b.get()) continue;

@@ -53,6 +53,7 @@ const LdsPhases kLdsGfx950[] = {
   {false,  4, 64, kWhole,         false},
   {false,  8, 64, kHalves,        true},  // HipKittens phase measurements
   {false, 16, 64, kRead128Gfx950, true},  // HipKittens phase measurements
+  {false, 12, 64, kRead128Gfx950, false}, // ds_read_b96_tr_b6: as the 16-byte read (no source gives its phases)
   {true,   1, 32, kHalves,        false}, // writes see 32 banks (the measured b64 write)
   {true,   2, 32, kHalves,        false},
   {true,   4, 32, kHalves,        false},
@@ -71,7 +72,8 @@ static const Target kTargets[] = {
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::FNUZ, /*minLLVMMajor=*/19, /*peakClockMHz=*/2100,
      /*hbmGBPerSecond=*/5300, /*ldsBankBytes=*/4, kLdsGfx942, /*globalLoadLatency=*/80,
      /*ldsTransposeRead16=*/false, /*ldsTransposeRead8=*/false, /*ldsTransposeRead4=*/false,
-     /*occupancyHint=*/false, /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0, /*elementPathVgprs=*/4},
+     /*ldsTransposeRead6=*/false, /*occupancyHint=*/false, /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0,
+     /*elementPathVgprs=*/4},
     {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,
@@ -79,7 +81,8 @@ static const Target kTargets[] = {
      /*maxBytesPerLaneAccess=*/16, Fp8Encoding::OCP, /*minLLVMMajor=*/20, /*peakClockMHz=*/2400,
      /*hbmGBPerSecond=*/8000, /*ldsBankBytes=*/4, kLdsGfx950, /*globalLoadLatency=*/80,
      /*ldsTransposeRead16=*/true, /*ldsTransposeRead8=*/true, /*ldsTransposeRead4=*/true,
-     /*occupancyHint=*/true, /*capsScheduledStep=*/true, /*mmaElementPathCap=*/8, /*elementPathVgprs=*/8},
+     /*ldsTransposeRead6=*/true, /*occupancyHint=*/true, /*capsScheduledStep=*/true, /*mmaElementPathCap=*/8,
+     /*elementPathVgprs=*/8},
 };
 
 const LdsPhases *Target::ldsPhasesFor(bool write, unsigned bytes) const {

@@ -68,6 +68,9 @@ struct Target {
   bool ldsTransposeRead8;
   /// ds_read_b64_tr_b4: the same for 4-bit values, 16 per lane (gfx950; docs/gemm.md, "The 4-bit form").
   bool ldsTransposeRead4;
+  /// ds_read_b96_tr_b6: 16 six-bit values per lane, 12 bytes at a 16-byte aligned address (gfx950; docs/mx.md, "B
+  /// given K x N").
+  bool ldsTransposeRead6;
   /// Kernels ask the compiler for the resource model's occupancy (amdgpu_waves_per_eu). gfx950: its compiler (LLVM
   /// 20 and later) allocates more than the model on some kernels and loses a wave (gemm_i8 204 VGPR+AGPR, 2 waves);
   /// asked, it meets the model (162, 3 waves) with no scratch on the examples but the three 256 x 256 ones
@@ -101,13 +104,18 @@ struct Target {
 
   /// Whether this target has a transposing LDS read of 8 bytes per lane for values of `bits` bits (16, 8 or 4).
   bool hasLdsTransposeRead(unsigned bits) const {
-    return (bits == 16 && ldsTransposeRead16) || (bits == 8 && ldsTransposeRead8) || (bits == 4 && ldsTransposeRead4);
+    return (bits == 16 && ldsTransposeRead16) || (bits == 8 && ldsTransposeRead8) || (bits == 4 && ldsTransposeRead4) ||
+           (bits == 6 && ldsTransposeRead6);
   }
   /// Whether one buffer load moves `bytes` per lane: buffer_load_dword, _dwordx2, _dwordx3 and _dwordx4
   /// (tilec::buffer_load).
   static bool hasBufferLoad(unsigned bytes) { return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16; }
-  /// The transposing LDS read's name for values of `bits` bits (16, 8 or 4).
-  static std::string ldsTransposeReadName(unsigned bits) { return "ds_read_b64_tr_b" + std::to_string(bits); }
+  /// The bytes a lane names with the transposing LDS read of `bits`-bit values: 8, or 12 for 6-bit values.
+  static unsigned ldsTransposeReadBytes(unsigned bits) { return bits == 6 ? 12 : 8; }
+  /// The transposing LDS read's name for values of `bits` bits (16, 8, 6 or 4).
+  static std::string ldsTransposeReadName(unsigned bits) {
+    return "ds_read_b" + std::to_string(8 * ldsTransposeReadBytes(bits)) + "_tr_b" + std::to_string(bits);
+  }
   unsigned lanesPerWave() const { return waveSize; }
   /// The phases of a ds_read (write = false) or ds_write of `bytes` per lane, or nullptr for a width not in the table.
   const LdsPhases *ldsPhasesFor(bool write, unsigned bytes) const;

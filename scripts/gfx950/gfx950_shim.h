@@ -56,4 +56,9 @@ __device__ tilec_gfx950_i32x2 tilec_gfx950_ds_read_tr8_b64_v2i32(__attribute__((
 __device__ tilec_gfx950_i32x2 tilec_gfx950_ds_read_tr4_b64_v2i32(__attribute__((address_space(3))) tilec_gfx950_i32x2 *)
     __asm("llvm.amdgcn.ds.read.tr4.b64.v2i32");
 #define __builtin_amdgcn_ds_read_tr4_b64_v2i32 tilec_gfx950_ds_read_tr4_b64_v2i32
+// ds_read_b96_tr_b6 (tilec::lds_load_tr6): the 16 6-bit values of a transposing LDS read, as 3 dwords.
+typedef int tilec_gfx950_i32x3 __attribute__((ext_vector_type(3)));
+__device__ tilec_gfx950_i32x3 tilec_gfx950_ds_read_tr6_b96_v3i32(__attribute__((address_space(3))) tilec_gfx950_i32x3 *)
+    __asm("llvm.amdgcn.ds.read.tr6.b96.v3i32");
+#define __builtin_amdgcn_ds_read_tr6_b96_v3i32 tilec_gfx950_ds_read_tr6_b96_v3i32
 #define TILEC_GFX950_SHIM 1

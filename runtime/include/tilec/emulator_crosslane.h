@@ -227,6 +227,47 @@ inline void ds_read_tr_b64(const char *name, const void *at, void *result, const
   wave_collective(call);
 }
 
+/// gfx950's ds_read_b96_tr_b6 (LLVM intrinsic llvm.amdgcn.ds.read.tr6.b96): every lane names 12 bytes, 16 six-bit
+/// values (value i at bits 6i .. 6i + 5 of the little-endian 96 bits, the scaled MFMA's fp6 packing); within each group
+/// of 16 lanes, value e of lane 16g + i is value i of what lane 16g + e names: a plain 16 x 16 transpose, as
+/// ds_read_b64_tr_b4's (docs/gemm.md, "The 4-bit form", has the sources).
+struct Tr6Operands {
+  const void *at; ///< this lane's 12 bytes of LDS
+};
+
+/// Value i (0 .. 15) of the 12 bytes at `at`.
+inline unsigned six_bit_value(const void *at, int i) {
+  const std::uint8_t *b = static_cast<const std::uint8_t *>(at);
+  unsigned bit = 6 * i, word = b[bit / 8] | (bit / 8 + 1 < 12 ? b[bit / 8 + 1] << 8 : 0);
+  return (word >> (bit % 8)) & 63;
+}
+
+inline void compute_tr6(const void *, const void *const in[], void *const out[]) {
+  for (int l = 0; l < 64; ++l) {
+    std::uint8_t result[12] = {};
+    for (int e = 0; e < 16; ++e) {
+      unsigned v = six_bit_value(static_cast<const Tr6Operands *>(in[(l & ~15) + e])->at, l & 15), bit = 6 * e;
+      result[bit / 8] |= static_cast<std::uint8_t>(v << (bit % 8));
+      if (bit % 8 > 2) result[bit / 8 + 1] |= static_cast<std::uint8_t>(v >> (8 - bit % 8));
+    }
+    std::memcpy(out[l], result, 12);
+  }
+}
+
+/// The 12 bytes a lane gets from ds_read_b96_tr_b6 when it names `at` (a wave collective).
+inline void ds_read_tr_b96_b6(const void *at, void *result, const char *file, unsigned line) {
+  Tr6Operands in{at};
+  WaveCall call;
+  call.name = "ds_read_b96_tr_b6";
+  call.op = call.name;
+  call.compute = compute_tr6;
+  call.file = file;
+  call.line = line;
+  call.in = &in;
+  call.out = result;
+  wave_collective(call);
+}
+
 } // namespace tilec::emu
 
 #define __builtin_amdgcn_update_dpp(old, src, ctrl, rowMask, bankMask, boundCtrl)                                     \

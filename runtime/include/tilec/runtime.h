@@ -51,6 +51,7 @@ TILEC_VECTOR_TYPES(f16, _Float16)
 TILEC_VECTOR_TYPES(bf16, __bf16)
 TILEC_VECTOR_TYPES(i8, signed char)
 TILEC_VECTOR_TYPES(i32, int)
+typedef int i32x3 __attribute__((ext_vector_type(3))); // ds_read_b96_tr_b6's 3 dwords
 TILEC_VECTOR_TYPES(i16, short)         // bf16 MFMA operands of the gfx942 builtins (*_bf16_1k) are short vectors
 TILEC_VECTOR_TYPES(fp8, unsigned char) // raw fp8/bf8 bytes; the encoding is named where they are converted
 #undef TILEC_VECTOR_TYPES
@@ -136,6 +137,10 @@ TILEC_DEVICE i32x8 concat(i32x4 lo, i32x4 hi) { return __builtin_shufflevector(l
 TILEC_DEVICE i32x8 concat(i32x2 a, i32x2 b, i32x2 c, i32x2 d) {
   return concat(__builtin_shufflevector(a, b, 0, 1, 2, 3), __builtin_shufflevector(c, d, 0, 1, 2, 3));
 }
+
+/// Two 3-dword pieces as one 8-dword operand, dwords 6 and 7 zero (a scaled MFMA's 6-bit B from two
+/// ds_read_b96_tr_b6: 32 six-bit values).
+TILEC_DEVICE i32x8 concat(i32x3 lo, i32x3 hi) { return i32x8{lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 0, 0}; }
 
 /// One E8M0 block scale of a scaled MFMA, in the low byte of the lane's scale register: element (row, col) of the
 /// rows x cols scale tensor `s` (rows `stride` bytes apart), or 127 (2^0) outside it, where the operands read zeros.
@@ -260,6 +265,44 @@ template <typename T, std::size_t N> TILEC_DEVICE i32x8 lds_load_run24(const T (
     part[p] = *reinterpret_cast<const i32x2 *>(at + 8 * p);
   }
   return i32x8{part[0][0], part[0][1], part[1][0], part[1][1], part[2][0], part[2][1], 0, 0};
+}
+
+/// A 16-byte LDS slot holding 4 fp6x4 or bf6x4 elements (16 six-bit values, 12 bytes) and 4 unused bytes: the stored
+/// layout of a 6-bit B given K x N, so that each lane's 12 bytes of ds_read_b96_tr_b6 start 16-byte aligned (docs/mx.md,
+/// "B given K x N").
+struct alignas(16) lds_slot {
+  unsigned char bytes[16];
+};
+
+/// Writes the 4 elements of a 6-bit access (12 bytes) into slot `index` of `lds`, with the slot's 4 unused bytes
+/// zero: one 16-byte write (ds_write_b128).
+template <typename V, std::size_t N> TILEC_DEVICE void lds_store_slot(lds_slot (&lds)[N], int index, V v) {
+  static_assert(sizeof(V) == 12, "a slot holds one vec 4 access of a 3-byte element");
+  i32x4 words = {0, 0, 0, 0};
+  __builtin_memcpy(&words, &v, 12);
+  lds_store<i32x4>(lds, index, words);
+}
+
+/// gfx950's ds_read_b96_tr_b6 at slot `index` of `lds`: this lane names the 16 six-bit values (12 bytes) of the slot;
+/// in each group of 16 lanes, lane 16g + e names row e of a 16 x 16 matrix and gets column e of it, value j from row j,
+/// packed as the scaled MFMA's 6-bit operand (value j at bits 6j .. 6j + 5 of the 3 dwords). In the emulator it is a
+/// wave collective over the 64 lanes' addresses (tilec/emulator_crosslane.h).
+template <std::size_t N> TILEC_DEVICE i32x3 lds_load_tr6(const lds_slot (&lds)[N], int index) {
+#if defined(TILEC_EMULATOR)
+  emu::check_lds(lds, N * sizeof(lds_slot), static_cast<long>(index) * 16, 12, false);
+  emu::note_lds(&lds[index], 12, /*isStore=*/false);
+  i32x3 v;
+  emu::ds_read_tr_b96_b6(&lds[index], &v, __FILE__, __LINE__);
+  return v;
+#elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
+  auto *at = (__attribute__((address_space(3))) i32x3 *)(&lds[index]);
+  return __builtin_amdgcn_ds_read_tr6_b96_v3i32(at);
+#else
+  static_assert(N == 0, "the transposing LDS reads exist on gfx950 only");
+  (void)lds;
+  (void)index;
+  return i32x3{};
+#endif
 }
 
 /// gfx950's transposing LDS read at element `index` of the LDS array `lds`: ds_read_b64_tr_b16 for 16-bit values,

@@ -412,7 +412,8 @@ def gen_mx(rng, cfg):
     """A block-scaled GEMM on gfx950, legal by construction: C = (A scaled) x (B scaled), one E8M0 scale per 32 K
     values of each row of A and column of B; A and B of one column width (8-bit, fp4x2, or 6-bit), or in 30% of
     the draws of two (B from another family); B given N x K,
-    or K x N for 8-bit and fp4x2 B (fp4x2 then packs two N values per byte). A K x N B is [KV, NB]: KV = its rows,
+    or K x N (fp4x2 then packs two N values per byte, 6-bit formats four in 3 bytes, stored in 16-byte LDS slots). A
+    K x N B is [KV, NB]: KV = its rows,
     one per K value (K x A's values per element), NB = ceil(N / B's values per element); its windows
     B[A's values * k, block.col / B's values] (B[2 * k, block.col / 2] for fp4x2 by fp4x2, read with
     ds_read_b64_tr_b4; B[k, block.col / 2] under an fp8 A; B[4 * k, block.col] for an fp8 B under a 6-bit A)."""
@@ -432,7 +433,10 @@ def gen_mx(rng, cfg):
         fb = mix_rng.choice([f for f in ("8", "4", "6") if f != fam])
         db = mix_rng.choice(F8) if fb == "8" else "fp4x2" if fb == "4" else mix_rng.choice(["fp6x4", "bf6x4"])
     # A mixed pair's B given K x N (8-bit or fp4x2 B: the transposing reads of 8 and 4 bits), from the same stream.
-    mixed_kn = mixed and db in F8 + ("fp4x2",) and mix_rng.random() < 0.4
+    # A 6-bit B given K x N (ds_read_b96_tr_b6 from 16-byte slots), mixed or not, from a stream of its own (added 26
+    # Nov 2026: the configurations drawn before stay what they were).
+    kn6 = db in ("fp6x4", "bf6x4") and random.Random(f"{cfg['seed']}-{cfg['index']}-mx-kn6").random() < 0.3
+    mixed_kn = mixed and (db in F8 + ("fp4x2",) and mix_rng.random() < 0.4 or kn6)
     mx, mxb = MX_DTYPES[da], MX_DTYPES[db]
     for _ in range(200):
         instr = rng.choice(list(MX_INSTR))
@@ -457,18 +461,20 @@ def gen_mx(rng, cfg):
             if not padsb:
                 continue
             padb = rng.choice(padsb)
-        elif mixed_kn:  # rows of whole 16-byte vectors (the loads' writes), so 8-byte rows for the reads too
-            padb = rng.choice([p for p in (0, 4, 8, 16) if (bn // mxb["values"] + p) % 16 == 0])
-        bnk = not mixed_kn if fam == "6" or mixed else rng.random() < 0.7
-        packed_kn = not bnk and mx["values"] > 1  # fp4x2 K x N: K values along the rows, N / 2 columns
-        if packed_kn and not mixed and (bn // 2 + pad) % 8:  # the 8-byte transposing reads need 8-byte rows
-            continue
+        elif mixed_kn:  # rows of whole 16-byte vectors (the loads' writes), so 8-byte rows for the reads too; 6-bit
+            # rows of whole slots of 4 elements
+            padb = rng.choice([p for p in (0, 4, 8, 16) if (bn // mxb["values"] + p) % (4 if kn6 else 16) == 0])
+        bnk = not mixed_kn if mixed else not kn6 if fam == "6" else rng.random() < 0.7
+        packed_kn = not bnk and mx["values"] > 1  # fp4x2 or 6-bit K x N: K values along the rows, N / values columns
+        if packed_kn and not mixed and (bn // mxb["values"] + pad) % (4 if kn6 else 8):
+            continue  # the 8-byte transposing reads need 8-byte rows; 6-bit ones rows of whole 16-byte slots
         b_shape = (bn, bkb) if bnk else (bk * mx["values"], bn // mxb["values"])
         pa, wa = pick_pattern(rng, wg)
         pb, wb = pick_pattern(rng, wg)
         if dist(da, bm, bk, pa, mx["vec"], wg, wa)[1] or dist(db, *b_shape, pb, mxb["vec"], wg, wb)[1]:
             continue
-        if (bm * (bk + pad) * esz + b_shape[0] * (b_shape[1] + padb) * SIZE[db]) * 2 > LDS_BYTES["gfx950"]:
+        b_row_bytes = (b_shape[1] + padb) // 4 * 16 if kn6 else (b_shape[1] + padb) * SIZE[db]  # slots: 4 in 16 B
+        if (bm * (bk + pad) * esz + b_shape[0] * b_row_bytes) * 2 > LDS_BYTES["gfx950"]:
             continue
         break
     else:

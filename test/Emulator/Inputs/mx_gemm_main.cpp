@@ -5,7 +5,7 @@
 // launcher runs NAME_unaligned); D must equal the reference exactly, and the kernel that ran must be the one the
 // rows call for (a size "ok but ran NAME_unaligned" fails). With MX_B_KN, B is given K x N (8-bit formats); with
 // MX_B_KN4, B is given K x N as [KV, NB] (KV = K values, NB = ceil(N / values per element): fp4 two N values per
-// byte, the even N in the low nibble; an 8-bit B under a packed A, NB = N); with
+// byte, the even N in the low nibble, fp6 / bf6 four per 3 bytes; an 8-bit B under a packed A, NB = N); with
 // MX_B_OWN_K, B (N x K) has columns of another width than A's, N x KB elements (KB = K values / B's values per
 // element), a dimension of its own.
 // With --launcher the launcher's refusals of scale tensors of the wrong shape are checked instead.
@@ -105,7 +105,8 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
 #if defined(MX_B_KN)
   const bool wantUnaligned = expectUnaligned || n % 16 != 0;
 #elif defined(MX_B_KN4)
-  const bool wantUnaligned = expectUnaligned || n % 4 != 0 || (n2 / kValuesB) % 16 != 0;
+  constexpr int kVecB = kValuesB == 4 ? 4 : 16; // B's elements per vector access
+  const bool wantUnaligned = expectUnaligned || n % 4 != 0 || (n2 / kValuesB) % kVecB != 0;
 #else
   const bool wantUnaligned = expectUnaligned || n % 4 != 0;
 #endif
