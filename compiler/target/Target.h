@@ -102,7 +102,7 @@ struct Target {
   /// model keeps 4.
   unsigned elementPathVgprs;
 
-  /// Whether this target has a transposing LDS read of 8 bytes per lane for values of `bits` bits (16, 8 or 4).
+  /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {
     return (bits == 16 && ldsTransposeRead16) || (bits == 8 && ldsTransposeRead8) || (bits == 4 && ldsTransposeRead4) ||
            (bits == 6 && ldsTransposeRead6);

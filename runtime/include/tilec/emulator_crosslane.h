@@ -230,7 +230,7 @@ inline void ds_read_tr_b64(const char *name, const void *at, void *result, const
 /// gfx950's ds_read_b96_tr_b6 (LLVM intrinsic llvm.amdgcn.ds.read.tr6.b96): every lane names 12 bytes, 16 six-bit
 /// values (value i at bits 6i .. 6i + 5 of the little-endian 96 bits, the scaled MFMA's fp6 packing); within each group
 /// of 16 lanes, value e of lane 16g + i is value i of what lane 16g + e names: a plain 16 x 16 transpose, as
-/// ds_read_b64_tr_b4's (docs/gemm.md, "The 4-bit form", has the sources).
+/// ds_read_b64_tr_b4's (docs/gemm.md, "Cross-check, and the 4-bit and 6-bit forms", has the sources).
 struct Tr6Operands {
   const void *at; ///< this lane's 12 bytes of LDS
 };

@@ -463,10 +463,12 @@ def gen_mx(rng, cfg):
             padb = rng.choice(padsb)
         elif mixed_kn:  # rows of whole 16-byte vectors (the loads' writes), so 8-byte rows for the reads too; 6-bit
             # rows of whole slots of 4 elements
-            padb = rng.choice([p for p in (0, 4, 8, 16) if (bn // mxb["values"] + p) % (4 if kn6 else 16) == 0])
+            padb = rng.choice([p for p in (0, 4, 8, 12, 16) if (bn // mxb["values"] + p) % (4 if kn6 else 16) == 0])
+        elif kn6:  # a pad of its own, odd numbers of slots included (A's pads are 0, 8 or 16)
+            padb = rng.choice([p for p in (0, 4, 8, 12, 16) if (bn // 4 + p) % 4 == 0])
         bnk = not mixed_kn if mixed else not kn6 if fam == "6" else rng.random() < 0.7
         packed_kn = not bnk and mx["values"] > 1  # fp4x2 or 6-bit K x N: K values along the rows, N / values columns
-        if packed_kn and not mixed and (bn // mxb["values"] + pad) % (4 if kn6 else 8):
+        if packed_kn and not mixed and (bn // mxb["values"] + padb) % (4 if kn6 else 8):
             continue  # the 8-byte transposing reads need 8-byte rows; 6-bit ones rows of whole 16-byte slots
         b_shape = (bn, bkb) if bnk else (bk * mx["values"], bn // mxb["values"])
         pa, wa = pick_pattern(rng, wg)

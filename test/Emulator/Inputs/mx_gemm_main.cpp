@@ -170,6 +170,12 @@ int main(int argc, char **argv) {
                                          {64, 33, 64},    {1, 1, 32},     {130, 70, 200}};
   // An 8-bit A over a B of packed values: K odd, so B's last element holds a value past K (KB = ceil(K / values)).
   if (kValues == 1 && kValuesB > 1) all.push_back({72, 40, 97});
+#if defined(MX_B_KN4)
+  // A packed K x N B runs the vector kernel only where N fills whole vectors of B (fp4: N % 32, 6-bit: N % 16): edge
+  // blocks in M and N with that kernel.
+  all.push_back({200, 160, 256});
+  all.push_back({72, 96, 128});
+#endif
   for (const auto &s : all) {
     // The _unaligned kernel runs where A's (or B's) rows are off the 16-byte boundary.
     ok += run(s[0], s[1], s[2], rng, (s[2] / kValues) % kVec != 0 || (s[2] / kValuesB) % (kValuesB == 4 ? 4 : 16) != 0);
