@@ -140,7 +140,7 @@ bool writeDeps(StringRef path, StringRef target, StringRef input, bool compiled)
   }
   os << makeEscaped(target) << ": " << makeEscaped(input);
   if (compiled)
-    for (const char *header : {"tilec/runtime.h", "tilec/hip_minimal.h"})
+    for (const char *header : {"tilec/runtime.h", "tilec/fp6x4.h", "tilec/lds.h", "tilec/hip_minimal.h"})
       os << " \\\n  " << makeEscaped((Twine(tilec::runtimeIncludeDir()) + "/" + header).str());
   os << "\n";
   return true;

@@ -354,8 +354,8 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
     }
     std::string message = formatv(
         "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at {7}; in phase {8} "
-        "(lanes {9}) lanes {10} need {11} distinct dwords of bank {12} of {13} (dword % {13}), bytes {14}: {27} {11}-way conflict{15}. Per wave that statement takes {16} LDS cycles where "
-        "{17} would do, and all accesses of {0} take {18} (ideal {19}); pad {20} (rows of {21} + {20} = {22} {23}) "
+        "(lanes {9}) lanes {10} need {11} distinct dwords of bank {12} of {13} (dword % {13}), bytes {14}: {27} "
+        "{11}-way conflict{15}. Per wave that statement takes {16} LDS cycles where {17} would do, and all accesses of {0} take {18} (ideal {19}); pad {20} (rows of {21} + {20} = {22} {23}) "
         "{24}: {25} cycles (ideal {26})",
         b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
         worst->instruction,

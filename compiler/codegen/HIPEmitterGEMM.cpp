@@ -168,11 +168,12 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
 
 /// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit),
 /// _tr_b4 (fp4x2, N-packed) or ds_read_b96_tr_b6 (fp6x4 and bf6x4, N-packed, 12 bytes per lane in 16-byte slots, the
-/// slot being the column unit; v = 16, as b4): each lane names 8 bytes, v = 4, 8 or 16 consecutive values of a row; in each group of 16
-/// lanes, lane 16g + (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece, and lane 16g + j gets
-/// column j, v consecutive K values. Lane l's fragment (column l % n, its K values: one run, or the two runs of a
-/// scaled 8-bit operand) is TransposeReads::count such reads, of rows K_lane + rowOffset(h) + (l % 16) / (16 / v) and
-/// columns (16 (l / 16)) % n + v (l % (16 / v)) of its block (K_lane = k_lane, or 2 k_lane K values for fp4x2).
+/// slot being the column unit; v = 16, as b4): each lane names 8 bytes, v = 4, 8 or 16 consecutive values of a row;
+/// in each group of 16 lanes, lane 16g + (16 / v) r + c names row r, columns v c .. v c + v - 1 of a v x 16 piece,
+/// and lane 16g + j gets column j, v consecutive K values. Lane l's fragment (column l % n, its K values: one run, or
+/// the two runs of a scaled 8-bit operand) is TransposeReads::count such reads, of rows K_lane + rowOffset(h) + (l %
+/// 16) / (16 / v) and columns (16 (l / 16)) % n + v (l % (16 / v)) of its block (K_lane = k_lane, or perK k_lane K
+/// values for a packed A: 2 for fp4x2, 4 for fp6x4 and bf6x4).
 void KernelEmitter::transposingFragmentReads(const MMA &m, const std::string &step, unsigned d) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = operandView(*a.instr, true); // B's geometry, in its elements
