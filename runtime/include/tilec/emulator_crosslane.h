@@ -175,92 +175,57 @@ inline int ds_bpermute(std::uint32_t addr, std::uint32_t src, const char *file, 
   return static_cast<int>(crosslane("ds_bpermute_b32", compute_bpermute, in, file, line));
 }
 
-/// gfx950's transposing LDS reads of 8 bytes per lane, for values of type T (2 bytes: ds_read_b64_tr_b16, LLVM
-/// intrinsic llvm.amdgcn.ds.read.tr16.b64; 1 byte: ds_read_b64_tr_b8, llvm.amdgcn.ds.read.tr8.b64; Nibble, 4 bits:
-/// ds_read_b64_tr_b4, llvm.amdgcn.ds.read.tr4.b64, value i of 8 bytes in the low (even i) or high nibble of byte i /
-/// 2). Every lane names V = 64 / bits consecutive values of LDS; within each group of 16 lanes (lanes 16g .. 16g +
-/// 15) the 16 x V values are read as a V x 16 matrix whose row r is held by the 16 / V lanes 16g + (16 / V) r + c
-/// (lane 16g + (16 / V) r + c: columns V c .. V c + V - 1), and each lane gets one column of it: value e of lane 16g +
-/// j is value j % V of lane 16g + (16 / V) e + j / V (docs/gemm.md, "Transposing LDS reads on gfx950", has the
-/// sources; for 4 bits, V = 16, a plain 16 x 16 transpose: value e of lane i is value i of lane e).
-struct Nibble {};
-template <typename T> constexpr int tr_values = std::is_same_v<T, Nibble> ? 16 : 8 / static_cast<int>(sizeof(T));
+/// gfx950's transposing LDS reads of values of Bits bits: ds_read_b64_tr_b16 (LLVM intrinsic
+/// llvm.amdgcn.ds.read.tr16.b64), ds_read_b64_tr_b8 (.tr8.b64) and ds_read_b64_tr_b4 (.tr4.b64) name 8 bytes per
+/// lane, ds_read_b96_tr_b6 (.tr6.b96) 12 bytes. Every lane names V consecutive values of LDS (64 / Bits; 16 for 6 bits), value i at bits
+/// Bits i .. Bits i + Bits - 1 of the little-endian bytes (a 16-bit value is two bytes, value i of 4-bit ones the low
+/// (even i) or high nibble of byte i / 2, 6-bit ones the scaled MFMA's fp6 packing). Within each group of 16 lanes
+/// (lanes 16g .. 16g + 15) the 16 x V values are read as a V x 16 matrix whose row r is held by the 16 / V lanes 16g +
+/// (16 / V) r + c (lane 16g + (16 / V) r + c: columns V c .. V c + V - 1), and each lane gets one column of it: value
+/// e of lane 16g + j is value j % V of lane 16g + (16 / V) e + j / V (docs/gemm.md, "Transposing LDS reads on gfx950"
+/// and "Cross-check, and the 4-bit and 6-bit forms", has the sources; for 4 and 6 bits, V = 16, a plain 16 x 16
+/// transpose: value e of lane i is value i of lane e).
+template <int Bits> constexpr int tr_values = Bits == 6 ? 16 : 64 / Bits;
+/// The bytes one lane names and gets: 8, or 12 for 6-bit values.
+template <int Bits> constexpr int tr_bytes = tr_values<Bits> * Bits / 8;
 
-template <typename T> inline int tr_source(int lane, int e) {
-  return (lane & ~15) + (16 / tr_values<T>)*e + (lane & 15) / tr_values<T>;
+template <int Bits> inline int tr_source(int lane, int e) {
+  return (lane & ~15) + (16 / tr_values<Bits>)*e + (lane & 15) / tr_values<Bits>;
 }
 
-template <typename T> struct TrOperands {
-  const void *at; ///< this lane's 8 bytes of LDS
+struct TrOperands {
+  const void *at; ///< this lane's bytes of LDS
 };
 
-/// Value i of the 8 bytes at `at`, as bits (a Nibble is 4 of them).
-template <typename T> inline std::uint64_t tr_value(const void *at, int i) {
-  if constexpr (std::is_same_v<T, Nibble>) return (static_cast<const std::uint8_t *>(at)[i / 2] >> (4 * (i % 2))) & 15;
-  else return static_cast<const T *>(at)[i];
+/// Value i of the values of Bits bits at `at`.
+template <int Bits> inline unsigned tr_value(const void *at, int i) {
+  const std::uint8_t *b = static_cast<const std::uint8_t *>(at);
+  unsigned v = 0;
+  for (int bit = 0; bit < Bits; ++bit) v |= ((b[(Bits * i + bit) / 8] >> ((Bits * i + bit) % 8)) & 1u) << bit;
+  return v;
 }
 
-template <typename T> inline void compute_tr(const void *, const void *const in[], void *const out[]) {
-  constexpr int bits = 64 / tr_values<T>;
+template <int Bits> inline void compute_tr(const void *, const void *const in[], void *const out[]) {
   for (int l = 0; l < 64; ++l) {
-    std::uint64_t result = 0;
-    for (int e = 0; e < tr_values<T>; ++e)
-      result |= tr_value<T>(static_cast<const TrOperands<T> *>(in[tr_source<T>(l, e)])->at, l % tr_values<T>)
-                << (bits * e);
-    std::memcpy(out[l], &result, 8);
+    std::uint8_t result[tr_bytes<Bits>] = {};
+    for (int e = 0; e < tr_values<Bits>; ++e) {
+      unsigned v = tr_value<Bits>(static_cast<const TrOperands *>(in[tr_source<Bits>(l, e)])->at, l % tr_values<Bits>);
+      for (int bit = 0; bit < Bits; ++bit)
+        result[(Bits * e + bit) / 8] |= static_cast<std::uint8_t>(((v >> bit) & 1u) << ((Bits * e + bit) % 8));
+    }
+    std::memcpy(out[l], result, tr_bytes<Bits>);
   }
 }
 
-/// The 8 bytes a lane gets from the transposing read `name` of values of type T when it names `at` (a wave
-/// collective).
-template <typename T>
-inline void ds_read_tr_b64(const char *name, const void *at, void *result, const char *file, unsigned line) {
-  TrOperands<T> in{at};
+/// The tr_bytes<Bits> bytes a lane gets from the transposing read `name` of Bits-bit values when it names `at` (a
+/// wave collective).
+template <int Bits>
+inline void ds_read_tr(const char *name, const void *at, void *result, const char *file, unsigned line) {
+  TrOperands in{at};
   WaveCall call;
   call.name = name;
   call.op = call.name;
-  call.compute = compute_tr<T>;
-  call.file = file;
-  call.line = line;
-  call.in = &in;
-  call.out = result;
-  wave_collective(call);
-}
-
-/// gfx950's ds_read_b96_tr_b6 (LLVM intrinsic llvm.amdgcn.ds.read.tr6.b96): every lane names 12 bytes, 16 six-bit
-/// values (value i at bits 6i .. 6i + 5 of the little-endian 96 bits, the scaled MFMA's fp6 packing); within each group
-/// of 16 lanes, value e of lane 16g + i is value i of what lane 16g + e names: a plain 16 x 16 transpose, as
-/// ds_read_b64_tr_b4's (docs/gemm.md, "Cross-check, and the 4-bit and 6-bit forms", has the sources).
-struct Tr6Operands {
-  const void *at; ///< this lane's 12 bytes of LDS
-};
-
-/// Value i (0 .. 15) of the 12 bytes at `at`.
-inline unsigned six_bit_value(const void *at, int i) {
-  const std::uint8_t *b = static_cast<const std::uint8_t *>(at);
-  unsigned bit = 6 * i, word = b[bit / 8] | (bit / 8 + 1 < 12 ? b[bit / 8 + 1] << 8 : 0);
-  return (word >> (bit % 8)) & 63;
-}
-
-inline void compute_tr6(const void *, const void *const in[], void *const out[]) {
-  for (int l = 0; l < 64; ++l) {
-    std::uint8_t result[12] = {};
-    for (int e = 0; e < 16; ++e) {
-      unsigned v = six_bit_value(static_cast<const Tr6Operands *>(in[(l & ~15) + e])->at, l & 15), bit = 6 * e;
-      result[bit / 8] |= static_cast<std::uint8_t>(v << (bit % 8));
-      if (bit % 8 > 2) result[bit / 8 + 1] |= static_cast<std::uint8_t>(v >> (8 - bit % 8));
-    }
-    std::memcpy(out[l], result, 12);
-  }
-}
-
-/// The 12 bytes a lane gets from ds_read_b96_tr_b6 when it names `at` (a wave collective).
-inline void ds_read_tr_b96_b6(const void *at, void *result, const char *file, unsigned line) {
-  Tr6Operands in{at};
-  WaveCall call;
-  call.name = "ds_read_b96_tr_b6";
-  call.op = call.name;
-  call.compute = compute_tr6;
+  call.compute = compute_tr<Bits>;
   call.file = file;
   call.line = line;
   call.in = &in;

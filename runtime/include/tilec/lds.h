@@ -50,8 +50,8 @@ template <typename T, std::size_t N> TILEC_DEVICE i32x8 lds_load_run24(const T (
 }
 
 /// A 16-byte LDS slot holding 4 fp6x4 or bf6x4 elements (16 six-bit values, 12 bytes) and 4 unused bytes: the stored
-/// layout of a 6-bit B given K x N, so that each lane's 12 bytes of ds_read_b96_tr_b6 start 16-byte aligned (docs/mx.md,
-/// "B given K x N").
+/// layout of a 6-bit B given K x N, so that each lane's 12 bytes of ds_read_b96_tr_b6 start 16-byte aligned
+/// (docs/mx.md, "B given K x N").
 struct alignas(16) lds_slot {
   unsigned char bytes[16];
 };
@@ -74,7 +74,7 @@ template <std::size_t N> TILEC_DEVICE i32x3 lds_load_tr6(const lds_slot (&lds)[N
   emu::check_lds(lds, N * sizeof(lds_slot), static_cast<long>(index) * 16, 12, false);
   emu::note_lds(&lds[index], 12, /*isStore=*/false);
   i32x3 v;
-  emu::ds_read_tr_b96_b6(&lds[index], &v, __FILE__, __LINE__);
+  emu::ds_read_tr<6>("ds_read_b96_tr_b6", &lds[index], &v, __FILE__, __LINE__);
   return v;
 #elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
   auto *at = (__attribute__((address_space(3))) i32x3 *)(&lds[index]);
@@ -102,12 +102,8 @@ template <typename V, int Bits = 0, typename T, std::size_t N> TILEC_DEVICE V ld
   emu::check_lds(lds, N * sizeof(T), static_cast<long>(index) * static_cast<long>(sizeof(T)), sizeof(V), false);
   emu::note_lds(&lds[index], sizeof(V), /*isStore=*/false);
   V v;
-  if constexpr (bits == 16)
-    emu::ds_read_tr_b64<std::uint16_t>("ds_read_b64_tr_b16", &lds[index], &v, __FILE__, __LINE__);
-  else if constexpr (bits == 8)
-    emu::ds_read_tr_b64<std::uint8_t>("ds_read_b64_tr_b8", &lds[index], &v, __FILE__, __LINE__);
-  else
-    emu::ds_read_tr_b64<emu::Nibble>("ds_read_b64_tr_b4", &lds[index], &v, __FILE__, __LINE__);
+  emu::ds_read_tr<bits>(bits == 16 ? "ds_read_b64_tr_b16" : bits == 8 ? "ds_read_b64_tr_b8" : "ds_read_b64_tr_b4",
+                        &lds[index], &v, __FILE__, __LINE__);
   return v;
 #elif defined(__gfx950__) || defined(TILEC_GFX950_SHIM)
   if constexpr (bits == 16) {
