@@ -56,3 +56,29 @@ int compare(const char *what, const std::vector<A> &got, const std::vector<B> &w
                   double(want[i]));
   return bad;
 }
+
+/// What a one-wave test kernel writes: `kernel(out)` on 64 threads, `count` values of `out`; empty, with the error
+/// printed, when the launch fails.
+template <typename T> std::vector<T> runOneWave(void (*kernel)(T *), size_t count) {
+  DeviceBuffer<T> out(count);
+  hipLaunchKernelGGL(kernel, dim3(1), dim3(64), 0, nullptr, out.ptr);
+  if (hipError_t e = hipGetLastError(); e != hipSuccess) {
+    std::printf("launch: %s\n", hipGetErrorString(e));
+    return {};
+  }
+  return out.download();
+}
+
+/// Checks counted one at a time. `fails(ok)` counts one and says whether to print it (the first 10 failures);
+/// `report` prints "NAME: H of N checks hold" and returns the exit status.
+struct Tally {
+  int checks = 0, bad = 0;
+  bool fails(bool ok) {
+    ++checks;
+    return !ok && ++bad <= 10;
+  }
+  int report(const char *name) const {
+    std::printf("%s: %d of %d checks hold\n", name, checks - bad, checks);
+    return bad != 0;
+  }
+};

@@ -8,7 +8,7 @@
 //              n = l % 32 for e = 0 .. 3, which is that MFMA's B layout.
 //   case 2:    scrambled addresses (lane l names row (l * 7) % 16, columns 4 * ((l * 5) % 8) .. + 3): value e of lane
 //              l is value l % 4 of what lane 16 (l / 16) + 4 e + (l % 16) / 4 names, computed here from that rule.
-#include "tilec/runtime.h"
+#include "check.h"
 #include <cstdio>
 #include <vector>
 
@@ -29,16 +29,9 @@ extern "C" __global__ __launch_bounds__(64) void tr16(unsigned short *__restrict
 }
 
 int main() {
-  unsigned short *out = nullptr;
-  hipMalloc(&out, 3 * 64 * 4 * sizeof(unsigned short));
-  hipLaunchKernelGGL(tr16, dim3(1), dim3(64), 0, nullptr, out);
-  if (hipError_t e = hipGetLastError(); e != hipSuccess) {
-    std::printf("launch: %s\n", hipGetErrorString(e));
-    return 1;
-  }
-  std::vector<unsigned short> got(3 * 64 * 4);
-  hipMemcpy(got.data(), out, got.size() * sizeof(unsigned short), hipMemcpyDeviceToHost);
-  int bad = 0, checks = 0;
+  const std::vector<unsigned short> got = runOneWave(tr16, 3 * 64 * 4);
+  if (got.empty()) return 1;
+  Tally tally;
   for (int c = 0; c < 3; ++c)
     for (int l = 0; l < 64; ++l)
       for (int e = 0; e < 4; ++e) {
@@ -49,11 +42,8 @@ int main() {
           const int src = 16 * (l / 16) + 4 * e + (l % 16) / 4;
           want = 1000 * row0(c, src) + col0(c, src) + l % 4;
         }
-        ++checks;
-        if (got[(c * 64 + l) * 4 + e] != want && ++bad <= 10)
+        if (tally.fails(got[(c * 64 + l) * 4 + e] == want))
           std::printf("case %d lane %d value %d: %d, want %d\n", c, l, e, got[(c * 64 + l) * 4 + e], want);
       }
-  std::printf("tr16: %d of %d checks hold\n", checks - bad, checks);
-  hipFree(out);
-  return bad != 0;
+  return tally.report("tr16");
 }

@@ -10,7 +10,7 @@
 //               for e = 0 .. 15, that MFMA's B layout.
 //   case 2:     scrambled addresses (lane l names row (l * 7) % 64, bytes 8 ((l * 5) % 2) .. + 7): value e of lane l
 //               is value l % 16 of what lane 16 (l / 16) + e names, computed here from that rule.
-#include "tilec/runtime.h"
+#include "check.h"
 #include <cstdio>
 #include <vector>
 
@@ -46,16 +46,9 @@ extern "C" __global__ __launch_bounds__(64) void tr4(unsigned char *__restrict__
 }
 
 int main() {
-  unsigned char *out = nullptr;
-  hipMalloc(&out, 4 * 3 * 64 * 16);
-  hipLaunchKernelGGL(tr4, dim3(1), dim3(64), 0, nullptr, out);
-  if (hipError_t e = hipGetLastError(); e != hipSuccess) {
-    std::printf("launch: %s\n", hipGetErrorString(e));
-    return 1;
-  }
-  std::vector<unsigned char> got(4 * 3 * 64 * 16);
-  hipMemcpy(got.data(), out, got.size(), hipMemcpyDeviceToHost);
-  int bad = 0, checks = 0;
+  const std::vector<unsigned char> got = runOneWave(tr4, 4 * 3 * 64 * 16);
+  if (got.empty()) return 1;
+  Tally tally;
   for (int holds = 0; holds < 4; ++holds)
     for (int c = 0; c < 3; ++c)
       for (int l = 0; l < 64; ++l)
@@ -70,11 +63,8 @@ int main() {
             n = 2 * byte0(c, src) + l % 16;
           }
           const int want = nibble(holds, k, n), have = got[((holds * 3 + c) * 64 + l) * 16 + e];
-          ++checks;
-          if (have != want && ++bad <= 10)
+          if (tally.fails(have == want))
             std::printf("case %d lane %d value %d (holds %d): %d, want %d\n", c, l, e, holds, have, want);
         }
-  std::printf("tr4: %d of %d checks hold\n", checks - bad, checks);
-  hipFree(out);
-  return bad != 0;
+  return tally.report("tr4");
 }

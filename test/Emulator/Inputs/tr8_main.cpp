@@ -9,7 +9,7 @@
 //            layout.
 //   case 1:  scrambled addresses (lane l names row (l * 7) % 16, columns 8 * ((l * 5) % 4) .. + 7): value e of lane l
 //            is value l % 8 of what lane 16 (l / 16) + 2 e + (l % 16) / 8 names, computed here from that rule.
-#include "tilec/runtime.h"
+#include "check.h"
 #include <cstdio>
 #include <vector>
 
@@ -33,16 +33,9 @@ extern "C" __global__ __launch_bounds__(64) void tr8(unsigned char *__restrict__
 }
 
 int main() {
-  unsigned char *out = nullptr;
-  hipMalloc(&out, 4 * 64 * 8);
-  hipLaunchKernelGGL(tr8, dim3(1), dim3(64), 0, nullptr, out);
-  if (hipError_t e = hipGetLastError(); e != hipSuccess) {
-    std::printf("launch: %s\n", hipGetErrorString(e));
-    return 1;
-  }
-  std::vector<unsigned char> got(4 * 64 * 8);
-  hipMemcpy(got.data(), out, got.size(), hipMemcpyDeviceToHost);
-  int bad = 0, checks = 0;
+  const std::vector<unsigned char> got = runOneWave(tr8, 4 * 64 * 8);
+  if (got.empty()) return 1;
+  Tally tally;
   for (int holds = 0; holds < 2; ++holds)
     for (int c = 0; c < 2; ++c)
       for (int l = 0; l < 64; ++l)
@@ -57,11 +50,8 @@ int main() {
             n = col0(c, src) + l % 8;
           }
           const int want = holds == 0 ? k : n, have = got[((holds * 2 + c) * 64 + l) * 8 + e];
-          ++checks;
-          if (have != want && ++bad <= 10)
+          if (tally.fails(have == want))
             std::printf("case %d lane %d value %d (%s): %d, want %d\n", c, l, e, holds ? "column" : "row", have, want);
         }
-  std::printf("tr8: %d of %d checks hold\n", checks - bad, checks);
-  hipFree(out);
-  return bad != 0;
+  return tally.report("tr8");
 }
