@@ -292,17 +292,16 @@ void mmasReading(const ir::Body &body, const ir::LdsBuffer &b, std::vector<const
 
 /// Whether `pad` keeps every fragment read of `b` aligned (the rule SemaGEMM checks) and the kernel's LDS in budget.
 bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuffer &b, unsigned pad) {
-  unsigned size = sizeOf(b.dtype), rowBytes = b.rowBytes(b.storedCols() + pad);
-  // A slotted buffer's rows are whole slots of 4 elements.
-  if (b.slotted() && (b.storedCols() + pad) % ir::LdsBuffer::kSlotElements != 0) return false;
-  std::vector<const ir::MMA *> mmas;
-  mmasReading(kernel.body, b, mmas);
-  for (const ir::MMA *m : mmas) {
-    if (!m->acc->instr) continue;
-    // Transposing reads of a K x N B need 8-byte rows (6-bit: 16-byte slots); other fragment reads rows of whole runs.
-    unsigned align = m->b == &b && b.transposeReads ? (b.slotted() ? 16 : 8)
-                                                   : operandView(*m->acc->instr, m->b == &b).kRun() * size;
-    if (rowBytes % align != 0) return false;
+  unsigned size = sizeOf(b.dtype), rowPitch = b.storedCols() + pad, rowBytes = b.rowBytes(rowPitch);
+  // A K x N B read with transposing reads (every mma reads it so, passes/LdsTransposeReads.h) keeps each lane's read
+  // aligned; other fragment reads need rows of whole runs.
+  if (b.transposeReads) {
+    if (!b.transposeReadRows(rowPitch)) return false;
+  } else {
+    std::vector<const ir::MMA *> mmas;
+    mmasReading(kernel.body, b, mmas);
+    for (const ir::MMA *m : mmas)
+      if (m->acc->instr && rowBytes % (operandView(*m->acc->instr, m->b == &b).kRun() * size) != 0) return false;
   }
   uint64_t bytes = 0;
   for (const auto &l : kernel.ldsBuffers)
@@ -355,8 +354,8 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
     std::string message = formatv(
         "lds {0}: {1} makes '{2}' conflict in the LDS banks of {3}: each lane {4} {5} B ({6}) at {7}; in phase {8} "
         "(lanes {9}) lanes {10} need {11} distinct dwords of bank {12} of {13} (dword % {13}), bytes {14}: {27} "
-        "{11}-way conflict{15}. Per wave that statement takes {16} LDS cycles where {17} would do, and all accesses of {0} take {18} (ideal {19}); pad {20} (rows of {21} + {20} = {22} {23}) "
-        "{24}: {25} cycles (ideal {26})",
+        "{11}-way conflict{15}. Per wave that statement takes {16} LDS cycles where {17} would do, and all accesses "
+        "of {0} take {18} (ideal {19}); pad {20} (rows of {21} + {20} = {22} {23}) {24}: {25} cycles (ideal {26})",
         b.name, b.padLoc ? formatv("pad {0}", b.pad).str() : std::string("no pad"), worst->what, target.name, worst->write ? "writes" : "reads", worst->bytes,
         worst->instruction,
         b.slotted() ? formatv("stored row x {0} B + (stored column / 4) x 16 B (16-byte slots of 4 {1})",

@@ -289,12 +289,14 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
     }
   }
   const MFMAInstr &ins = *acc.instr;
-  if (packedKN && valueBits(b.dtype) == 6) {
-    // Read with ds_read_b96_tr_b6, whose 12 bytes per lane (16 N values, 4 elements) must start 16-byte aligned: each
-    // 4 elements of a row are stored in a 16-byte slot (LdsBuffer::slotted), so rows must be whole slots.
-    unsigned pitch = b.cols + b.pad, slot = ir::LdsBuffer::kSlotElements;
-    if (pitch % slot != 0) {
-      unsigned pad = b.pad + (slot - pitch % slot);
+  if (packedKN && !b.transposeReadRows(b.cols + b.pad)) {
+    // Only a transposing read turns N-packed values into K values (above), and each lane's read must stay aligned
+    // (LdsBuffer::transposeReadRows): ds_read_b96_tr_b6's 12 bytes (16 N values, 4 elements) start 16-byte aligned, so
+    // 6-bit values are stored 4 elements to a 16-byte slot (LdsBuffer::slotted) in rows of whole slots; the 8-byte
+    // reads need rows of whole 8-byte pieces.
+    unsigned bits = valueBits(b.dtype), pitch = b.cols + b.pad;
+    if (bits == 6) {
+      unsigned slot = ir::LdsBuffer::kSlotElements, pad = b.pad + (slot - pitch % slot);
       diags.error(b.padLoc ? *b.padLoc : b.loc,
                   formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} are not whole 16-byte slots of {5} "
                           "elements ({3} % {5} = {6}): ds_read_b96_tr_b6 reads 12 bytes (16 six-bit N values) per "
@@ -302,19 +304,15 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                           "{7} makes the rows {1} + {7} = {8} elements, {9} slots of 16 B",
                           b.name, b.cols, b.pad, pitch, name(b.dtype), slot, pitch % slot, pad, b.cols + pad,
                           (b.cols + pad) / slot));
-      return nullptr;
-    }
-  } else if (packedKN) {
-    // Read with 8-byte transposing reads (ds_read_b64_tr_b4): the stored rows must keep 8-byte alignment.
-    unsigned bits = valueBits(b.dtype), rowBytes = (b.cols + b.pad) * sizeOf(b.dtype);
-    if (rowBytes % 8 != 0) {
+    } else {
+      unsigned rowBytes = pitch * sizeOf(b.dtype);
       diags.error(b.loc, formatv("lds {0}: stored rows of {1} + {2} pad = {3} {4} ({5} B) are not a multiple of the "
                                  "8-byte {6} reads that turn its N-packed values into K values ({5} % 8 = {7}); "
                                  "choose a pad that keeps {1} + pad a multiple of 8",
-                                 b.name, b.cols, b.pad, b.cols + b.pad, name(b.dtype), rowBytes,
+                                 b.name, b.cols, b.pad, pitch, name(b.dtype), rowBytes,
                                  Target::ldsTransposeReadName(bits), rowBytes % 8));
-      return nullptr;
     }
+    return nullptr;
   }
   if (a.dtype != ins.a || b.dtype != ins.b) {
     diags.error(stmt.range, formatv("{0} multiplies {1} by {2}, but lds {3} is {4} and lds {5} is {6}", ins.name,

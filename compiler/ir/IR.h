@@ -99,6 +99,12 @@ struct LdsBuffer {
   /// in 16 bytes, the last 4 unused, so that every lane's 12 bytes start 16-byte aligned (docs/mx.md).
   bool slotted() const { return transposeReads && valueBits(dtype) == 6; }
   static constexpr unsigned kSlotElements = 4, kSlotBytes = 16;
+  /// Whether rows of `rowPitch` elements, the buffer stored as declared, keep every lane's transposing read aligned:
+  /// rows of whole 8-byte pieces, or for 6-bit values of whole slots. The rule of the pass that chooses the reads,
+  /// of Sema's check of an N-packed B (which only they can read) and of the bank model's pad search.
+  bool transposeReadRows(unsigned rowPitch) const {
+    return valueBits(dtype) == 6 ? rowPitch % kSlotElements == 0 : rowPitch * sizeOf(dtype) % 8 == 0;
+  }
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.

@@ -49,12 +49,8 @@ void tilec::useLdsTransposeReads(Kernel &k, const Target &t) {
   std::vector<const MMA *> mmas;
   collectMMAs(k.body, mmas);
   for (auto &b : k.ldsBuffers) {
-    // Each lane's 8 bytes must stay aligned: rows of N + pad elements a whole number of 8-byte pieces. 6-bit values
-    // go in 16-byte slots of 4 elements (LdsBuffer::slotted): rows of whole slots.
-    bool sixBit = valueBits(b->dtype) == 6;
-    if (!b->transposed || (sixBit ? (b->cols + b->pad) % LdsBuffer::kSlotElements
-                                  : ((b->cols + b->pad) * sizeOf(b->dtype)) % 8) != 0)
-      continue;
+    // Each lane's read must stay aligned in rows of N + pad elements (LdsBuffer::transposeReadRows).
+    if (!b->transposed || !b->transposeReadRows(b->cols + b->pad)) continue;
     bool used = false, all = true;
     for (const MMA *m : mmas) {
       if (m->a != b.get() && m->b != b.get()) continue;
