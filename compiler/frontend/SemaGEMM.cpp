@@ -215,16 +215,6 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
                                 "accumulator's rows", a.name, a.rows, acc.name, acc.rows));
     ok = false;
   }
-  if (packedKN && !target.hasLdsTransposeRead(valueBits(b.dtype))) {
-    // Its elements pack N values where the MFMA takes K values per element: only a transposing read of single values
-    // turns them around (ds_read_b64_tr_b4 for fp4, ds_read_b96_tr_b6 for fp6 and bf6; passes/LdsTransposeReads.h).
-    diags.error(bRange, formatv("lds {0} is a K x N {1} B: its elements pack {2} N values, where the scaled MFMA takes "
-                                "{2} K values per element, and {3} has no transposing LDS read of {4}-bit values to "
-                                "turn them around; give B as N x K / {2} {1} ([N, K] in columns) and write mma({5}, "
-                                "transpose({0}), ...)",
-                                b.name, name(b.dtype), perN, target.name, valueBits(b.dtype), a.name));
-    return nullptr;
-  }
   if (packedKN) {
     if (b.rows != k * perK || b.cols * perN != acc.cols) {
       diags.error(bRange, formatv("lds {0} is a K x N B of {1} ({2} N values per element): it must be [K values, N / "
@@ -290,7 +280,8 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   }
   const MFMAInstr &ins = *acc.instr;
   if (packedKN && !b.transposeReadRows(b.cols + b.pad)) {
-    // Only a transposing read turns N-packed values into K values (above), and each lane's read must stay aligned
+    // Only a transposing read turns N-packed values into K values (every target with a scaled MFMA has those of 4-
+    // and 6-bit values: test/unit/TargetTest.cpp), and each lane's read must stay aligned
     // (LdsBuffer::transposeReadRows): ds_read_b96_tr_b6's 12 bytes (16 N values, 4 elements) start 16-byte aligned, so
     // 6-bit values are stored 4 elements to a 16-byte slot (LdsBuffer::slotted) in rows of whole slots; the 8-byte
     // reads need rows of whole 8-byte pieces.

@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "support/DType.h"
+#include "target/MFMA.h"
 #include "target/Target.h"
+#include "llvm/ADT/STLExtras.h"
 #include <gtest/gtest.h>
 
 using namespace tilec;
@@ -64,4 +66,17 @@ TEST(DTypeTest, SizesAndNames) {
   }
   EXPECT_FALSE(parseDType("f64").has_value());
   EXPECT_FALSE(parseDType("F16").has_value());
+}
+
+// A B given K x N whose elements pack N values (fp4x2, fp6x4, bf6x4) reaches a scaled MFMA only through a transposing
+// LDS read of single values; Sema accepts such a B without asking the target (frontend/SemaGEMM.cpp), so every target
+// with a scaled MFMA must have the reads of 4- and 6-bit values, and no target without one may claim them.
+TEST(TargetTest, ScaledMfmaTargetsHavePackedTransposingReads) {
+  for (const char *arch : {"gfx942", "gfx950"}) {
+    const Target *t = lookupTarget(arch);
+    ASSERT_NE(t, nullptr) << arch;
+    bool scaled = llvm::any_of(allScaledMFMA(), [&](const ScaledMFMAInstr &i) { return i.availableOn(*t); });
+    EXPECT_EQ(t->hasLdsTransposeRead(4), scaled) << arch;
+    EXPECT_EQ(t->hasLdsTransposeRead(6), scaled) << arch;
+  }
 }
