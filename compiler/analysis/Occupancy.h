@@ -75,6 +75,16 @@ unsigned vgprsAtWaves(const Target &target, unsigned waves);
 /// Waves per SIMD allowed by `total` unified VGPRs per lane (the facts' breakpoints 64/72/80/96/128/168/256/512).
 unsigned wavesForVgprs(const Target &target, unsigned total);
 
+/// The waves per SIMD to ask of the compiler for a kernel estimated at `r`: the model's occupancy, or fewer where the
+/// estimate with its kRegisterEdgePercent margin does not fit the registers a lane has at that occupancy (asked for
+/// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
+unsigned wavesToAsk(const Target &target, const KernelResources &r);
+
+/// The fewest waves per SIMD the compiler is held to for a kernel estimated at `r`: those its workgroup needs, or
+/// those asked with amdgpu_waves_per_eu (wavesToAsk) where the target asks. The compiler's VGPR budget a lane is the
+/// unified file at that many waves.
+unsigned wavesHeldTo(const Target &target, const KernelResources &r);
+
 } // namespace tilec
 
 #endif

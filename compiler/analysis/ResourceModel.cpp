@@ -293,8 +293,13 @@ unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
 
 } // namespace
 
-ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
+namespace {
+
+/// The estimate with the accumulators in AGPRs (`accsInAgprs`) or in ArchVGPRs; estimateResources picks the one the
+/// compiler will choose.
+ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVariant, bool accsInAgprs) {
   ResourceEstimate e;
+  e.accumulatorsInAgprs = accsInAgprs;
   auto vgpr = [&](std::string what, unsigned n, llvm::SMRange loc = {}) {
     if (n) e.vgprItems.push_back({std::move(what), n, loc}), e.archVgprs += n;
   };
@@ -447,7 +452,7 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
   // ArchVGPRs (more than 4 waves) only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
-  bool inAgprs = k.workgroupSize <= 4 * t.waveSize;
+  bool inAgprs = accsInAgprs;
   // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
   // (KLoopResources.h, readsAccumulatorsFirst).
   if (inAgprs) {
@@ -513,5 +518,26 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   if (!unalignedVariant && !k.bufferLoaded.empty()) // passes/SoftwarePipeline.cpp, useBufferLoads
     sgpr(formatv("buffer resources of the masked K steps ({0} x 4)", k.bufferLoaded.size()),
          4 * static_cast<unsigned>(k.bufferLoaded.size()));
+  return e;
+}
+
+} // namespace
+
+ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
+  // Where the MFMA accumulators live is the compiler's choice, made once per kernel from its VGPR budget
+  // (LLVM's SIMachineFunctionInfo, MayNeedAGPRs, in LLVM 19 and later alike): a kernel that cannot need AGPRs (no
+  // inline asm names them, no calls; its attributor proves it for every tilec kernel) gets the VGPR form of every
+  // MFMA wherever a lane has at most the ArchVGPRs it can address (256) at the fewest waves per SIMD the kernel is
+  // held to: those its workgroup needs, or those amdgpu_waves_per_eu asks. Otherwise the AGPR form. On gfx942
+  // (clang-19, nothing asked) that is the workgroup's waves: more than 4 waves (2 per SIMD, 256 a lane) keep the
+  // accumulators in ArchVGPRs; on gfx950 the asked waves decide (the model's occupancy, 2 or more for all but the
+  // largest kernels). Decided on the AGPR-form estimate, which is never below the ArchVGPR-form one (its epilogue
+  // floor), so the waves asked for the final estimate stay at 2 or more.
+  ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
+  if (k.accs.empty()) return agprForm;
+  unsigned held = wavesHeldTo(t, agprForm.resources(k.workgroupSize));
+  if (!held || vgprsAtWaves(t, held) > t.maxArchVgprs) return agprForm;
+  ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
+  e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
   return e;
 }

@@ -36,6 +36,11 @@ struct ResourceItem {
 struct ResourceEstimate {
   std::vector<ResourceItem> vgprItems, agprItems, sgprItems, ldsItems;
   unsigned archVgprs = 0, agprs = 0, sgprs = 0, ldsBytes = 0;
+  /// Where the compiler keeps the MFMA accumulators (estimateResources says why): in AGPRs, or in ArchVGPRs with
+  /// the VGPR form of the MFMAs, the kernel being held to `wavesHeldTo` waves per SIMD (256 VGPRs a lane or fewer).
+  /// The accumulator items stay in agprItems either way: the unified file counts them alike.
+  bool accumulatorsInAgprs = true;
+  unsigned wavesHeldTo = 0;
 
   KernelResources resources(unsigned workgroupSize) const {
     return {archVgprs, agprs, sgprs, ldsBytes, workgroupSize};

@@ -158,6 +158,8 @@ void writeResources(const ResourceEstimate &e, llvm::json::OStream &json) {
   json.attributeObject("resources", [&] {
     json.attribute("vgprs", e.archVgprs);
     json.attribute("agprs", e.agprs);
+    // Where the compiler keeps the accumulators (counted in "agprs" either way): "agprs" or "arch_vgprs".
+    if (e.agprs) json.attribute("accumulators_in", e.accumulatorsInAgprs ? "agprs" : "arch_vgprs");
     json.attribute("sgprs", e.sgprs);
     json.attribute("lds_bytes", e.ldsBytes);
     auto items = [&](llvm::StringRef key, const std::vector<ResourceItem> &list) {
@@ -361,7 +363,15 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
-    printItems("AGPRs per lane", e.agprs, e.agprItems, os);
+    if (e.accumulatorsInAgprs) {
+      printItems("AGPRs per lane", e.agprs, e.agprItems, os);
+    } else {
+      printItems("accumulators per lane, in ArchVGPRs", e.agprs, e.agprItems, os);
+      os << formatv("      (the compiler selects the VGPR form of the MFMAs: held to {0} waves per SIMD, a lane has {1} "
+                    "VGPRs, within the {2} ArchVGPRs it addresses; the occupancy below adds them as before: one "
+                    "file holds both)\n",
+                    e.wavesHeldTo, vgprsAtWaves(t, e.wavesHeldTo), t.maxArchVgprs);
+    }
     printItems("SGPRs per wave", e.sgprs, e.sgprItems, os);
     printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);
     os << "  occupancy on " << t.name << ":\n";

@@ -18,11 +18,6 @@
 
 namespace tilec {
 
-/// The waves per SIMD to ask of the compiler for a kernel estimated at `r`: the model's occupancy, or fewer where the
-/// estimate with its kRegisterEdgePercent margin does not fit the registers a lane has at that occupancy (asked for
-/// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
-unsigned wavesToAsk(const Target &target, const KernelResources &r);
-
 /// Sets Kernel::wavesPerEU (and wavesPerEUUnaligned) of every kernel of `module` whose target asks, or
 /// Kernel::wavesNotAsked: an elementwise kernel (no mma) with software fp8 conversions is not asked.
 void askForModelOccupancy(ir::Module &module);
