@@ -239,7 +239,8 @@ unsigned tilec::wavesToAsk(const Target &t, const KernelResources &r) {
   // Asked for N waves, the compiler meets them even by spilling to scratch. The estimate is fitted to the compilers
   // within about kRegisterEdgePercent, so only as many waves are asked for as the estimate fits with that margin
   // (test/Differential, seed 1, on the gfx950 compiler: 34 of the 43 kernels with scratch were asked for waves
-  // whose registers the estimate filled to within 10%, 157 kernels in all; docs/gfx950.md).
+  // whose registers the estimate filled to within 10%, 157 kernels in all, measured with the accumulators in AGPRs;
+  // in ArchVGPRs, as a real gfx950 build keeps them, 11 kernels had scratch, 9 at the register edge; docs/gfx950.md).
   // Never fewer than the waves the workgroup needs (8 waves need 2 per SIMD): the compiler would ignore such a
   // request, and the register edge warns about those kernels instead (ResourceBudgets.cpp).
   RegisterEdge edge = registerEdge(t, r);

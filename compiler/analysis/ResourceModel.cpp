@@ -334,7 +334,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     // gfx950's cap was measured on 1- and 2-byte elements; 3-byte ones cost their full count there.
     bool threeByte = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 3; });
     if (!k.accs.empty() && t.mmaElementPathCap && !threeByte)
-      elementPaths = std::min(elementPaths, t.mmaElementPathCap);
+      elementPaths = std::min(elementPaths, accsInAgprs ? t.mmaElementPathCap : 0u);
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;
@@ -446,11 +446,11 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   // 140 to 144 ArchVGPRs in the 9 such kernels, where the vector kernel stores from the AGPRs; with 256 AGPRs the
   // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
   // budget check rejects such a fallback, which cannot fit.
-  // Only where the accumulators live in AGPRs: for workgroups of more than 4 waves (2 or more per SIMD, so at most
-  // 256 registers per lane) clang-19 keeps them in ArchVGPRs from the start (every such GEMM of seed 1: no AGPRs),
-  // and the epilogue computes them in place.
+  // Only where the accumulators live in AGPRs (estimateResources decides): where the compiler selects the VGPR form
+  // of the MFMAs they are in ArchVGPRs from the start (every GEMM of seed 1 with workgroups of more than 4 waves: no
+  // AGPRs), and the epilogue computes them in place.
   // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
-  // ArchVGPRs (more than 4 waves) only the K loop's registers, dead by then, can hold them.
+  // ArchVGPRs only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
   bool inAgprs = accsInAgprs;
   // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
@@ -524,20 +524,28 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
 } // namespace
 
 ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
-  // Where the MFMA accumulators live is the compiler's choice, made once per kernel from its VGPR budget
-  // (LLVM's SIMachineFunctionInfo, MayNeedAGPRs, in LLVM 19 and later alike): a kernel that cannot need AGPRs (no
-  // inline asm names them, no calls; its attributor proves it for every tilec kernel) gets the VGPR form of every
-  // MFMA wherever a lane has at most the ArchVGPRs it can address (256) at the fewest waves per SIMD the kernel is
-  // held to: those its workgroup needs, or those amdgpu_waves_per_eu asks. Otherwise the AGPR form. On gfx942
-  // (clang-19, nothing asked) that is the workgroup's waves: more than 4 waves (2 per SIMD, 256 a lane) keep the
-  // accumulators in ArchVGPRs; on gfx950 the asked waves decide (the model's occupancy, 2 or more for all but the
-  // largest kernels). Decided on the AGPR-form estimate, which is never below the ArchVGPR-form one (its epilogue
-  // floor), so the waves asked for the final estimate stay at 2 or more.
+  // Where the MFMA accumulators live is the compiler's choice, made once per kernel from its VGPR budget (LLVM's
+  // SIMachineFunctionInfo, MayNeedAGPRs, from LLVM 19 to the gfx950 compiler measured here): a kernel that cannot
+  // need AGPRs (no inline asm names them, no calls; its attributor proves it for every tilec kernel) gets the VGPR
+  // form of every MFMA wherever a lane has at most the ArchVGPRs it can address (256) at the fewest waves per SIMD
+  // the kernel is held to: those its workgroup needs, or those amdgpu_waves_per_eu asks. Otherwise the AGPR form.
+  // On gfx942 (clang-19, nothing asked) that is the workgroup's waves: more than 4 waves (2 per SIMD, 256 a lane)
+  // keep the accumulators in ArchVGPRs; on gfx950 the asked waves decide (the model's occupancy, 2 or more for all
+  // but the largest kernels). Decided on the AGPR-form estimate and confirmed on the other: the ArchVGPR form has
+  // no accumulator floor but may have an epilogue-operand one where the AGPR form has neither (a single K step
+  // read group by group, KLoopResources.h). Where that floor holds the kernel to 1 wave, it is asked for 1 wave and
+  // the compiler takes the AGPR form: the accumulators are said to be in AGPRs, and the larger estimate is kept
+  // (asked for 2 waves on the smaller one, the compiler would take the VGPR form and might spill).
+  // (LLVM since llvm/llvm-project#159493, September 2025, selects the VGPR form by default, at 1 wave too wherever
+  // 256 VGPRs suffice; the gfx950 compiler measured here predates it.)
   ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
   if (k.accs.empty()) return agprForm;
-  unsigned held = wavesHeldTo(t, agprForm.resources(k.workgroupSize));
-  if (!held || vgprsAtWaves(t, held) > t.maxArchVgprs) return agprForm;
+  auto vgprForm = [&](const ResourceEstimate &r) {
+    return vgprsAtWaves(t, wavesHeldTo(t, r.resources(k.workgroupSize))) <= t.maxArchVgprs;
+  };
+  if (!vgprForm(agprForm)) return agprForm;
   ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
-  e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
+  if (vgprForm(e)) e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
+  else e.accumulatorsInAgprs = true;
   return e;
 }

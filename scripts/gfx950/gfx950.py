@@ -13,9 +13,10 @@ script splits the work in two steps so that the first can run here and the secon
                    target-cpu (gfx950, or gfx942 for IR made with --keep-gfx942).
       --triton     the LLVM inside Triton's Python module (no GPU needed).
       --cache DIR  no compiler here: the assembly is looked up in DIR under a hash of the IR as the newer LLVM is
-                   given it (for_newer_llvm; without the lines that name the file). When it is missing, the IR is left in DIR as HASH.ll and the command fails saying
-                   so; compile DIR/*.ll where a gfx950 LLVM is (gfx950.py batch --triton DIR/*.ll writes HASH.s
-                   beside each) and copy the .s files back into DIR. The assembly is then the real compiler's for
+                   given it (for_newer_llvm; without the lines that name the file). When it is missing, the IR is
+                   left in DIR as HASH.ll and the command fails saying so; compile DIR/*.ll where a gfx950 LLVM
+                   is (gfx950.py batch --triton DIR/*.ll writes HASH.s beside each) and copy the .s files back
+                   into DIR. The assembly is then the real compiler's for
                    exactly that IR.
   gfx950.py batch (--llc LLC | --triton) [--out DIR] IN.ll...
       asm for many files: IN.s beside each input, or in DIR.
@@ -61,21 +62,23 @@ def ir_key(text):
 MAKE_RSRC = re.compile(r"@llvm\.amdgcn\.make\.buffer\.rsrc\.p0\((ptr [^,]+), (i16 [^,]+), i32 ([^,]+), (i32 [^)]+)\)")
 
 
-# LLVM 19's AMDGPUAttributor marks a function that cannot need AGPRs (no inline asm naming them, no calls) with
-# "amdgpu-no-agpr"; LLVM 20 renamed the fact to "amdgpu-agpr-alloc"="0" (AAAMDGPUNoAGPR's manifest) and no longer reads
-# the old name. A newer clang's attributor writes the new one for every tilec kernel, and the back end then selects the
-# VGPR form of each MFMA wherever the function has at most 256 VGPRs a lane (SIMachineFunctionInfo: MayNeedAGPRs),
-# i.e. wherever amdgpu_waves_per_eu asks for 2 or more waves or the workgroup has more than 4 waves. Left under its
-# old name the fact is lost and the newer LLVM puts the accumulators in AGPRs, which a real gfx950 build does not.
+# The AMDGPU attributor proves that a function cannot need AGPRs (no inline asm names them, no calls) and says so
+# in an attribute: "amdgpu-no-agpr" up to LLVM 20, "amdgpu-agpr-alloc"="0" from LLVM 21 (llvm/llvm-project#129893,
+# AAAMDGPUNoAGPR's manifest), which no longer reads the old name. With the fact, the back end selects the VGPR form
+# of each MFMA wherever the function has at most 256 VGPRs a lane (SIMachineFunctionInfo: MayNeedAGPRs), i.e.
+# wherever amdgpu_waves_per_eu asks for 2 or more waves or the workgroup has more than 4 waves; a newer clang's
+# attributor writes the new name for every tilec kernel. Without it, Triton's LLVM put the accumulators in AGPRs,
+# which a real gfx950 build does not. Both names are given, so that LLVM 20 and later versions each read theirs.
 NO_AGPR = re.compile(r'"amdgpu-no-agpr"')
+BOTH_NAMES = '"amdgpu-no-agpr" "amdgpu-agpr-alloc"="0"'
 
 
 def for_newer_llvm(text):
     """clang-19's IR in the form a newer LLVM takes. LLVM 19's llvm.amdgcn.make.buffer.rsrc takes the record count as
     i32; later LLVMs take it as i64 (and name the intrinsic after both pointer types, .p8.p0): the call gets a zext.
-    LLVM 19's "amdgpu-no-agpr" is spelled as the newer LLVM spells it (NO_AGPR above)."""
+    LLVM 19's "amdgpu-no-agpr" is also spelled as LLVM 21 and later spell it (NO_AGPR above)."""
     out, n = [], 0
-    for line in NO_AGPR.sub('"amdgpu-agpr-alloc"="0"', text).splitlines():
+    for line in NO_AGPR.sub(BOTH_NAMES, text).splitlines():
         m = MAKE_RSRC.search(line)
         if m and not line.startswith("declare"):
             n += 1
@@ -96,7 +99,7 @@ def compile_one(ir_path, out_path, llc=None, triton=False):
         # An llc of LLVM 20 or 21 may take the i32 form, a later one only the i64 form: the first that compiles.
         run = lambda text: subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O3", "-", "-o",
                                            out_path], input=text, text=True, check=True)
-        respelled = NO_AGPR.sub('"amdgpu-agpr-alloc"="0"', original)
+        respelled = NO_AGPR.sub(BOTH_NAMES, original)
         try:
             run(respelled)
         except subprocess.CalledProcessError:
