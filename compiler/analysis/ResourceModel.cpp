@@ -452,10 +452,9 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
   // ArchVGPRs only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
-  bool inAgprs = accsInAgprs;
   // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
   // (KLoopResources.h, readsAccumulatorsFirst).
-  if (inAgprs) {
+  if (accsInAgprs) {
     epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
     if (!readsAccumulatorsFirst(k, t, epilogue, unalignedVariant)) epilogue = 0;
     if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
@@ -463,7 +462,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     epilogue = operands ? operands + 12 : 0;
   }
   if (epilogue > e.archVgprs)
-    vgpr(inAgprs ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
+    vgpr(accsInAgprs ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
                            epilogue,
                            operands ? formatv(" and {0} of epilogue operands", operands).str() : std::string(),
                            e.archVgprs).str()
@@ -540,12 +539,10 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // 256 VGPRs suffice; the gfx950 compiler measured here predates it.)
   ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
   if (k.accs.empty()) return agprForm;
-  auto vgprForm = [&](const ResourceEstimate &r) {
-    return vgprsAtWaves(t, wavesHeldTo(t, r.resources(k.workgroupSize))) <= t.maxArchVgprs;
-  };
-  if (!vgprForm(agprForm)) return agprForm;
+  auto held = [&](const ResourceEstimate &r) { return wavesHeldTo(t, r.resources(k.workgroupSize)); };
+  if (vgprsAtWaves(t, held(agprForm)) > t.maxArchVgprs) return agprForm;
   ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
-  if (vgprForm(e)) e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
-  else e.accumulatorsInAgprs = true;
+  e.wavesHeldTo = held(e);
+  e.accumulatorsInAgprs = vgprsAtWaves(t, e.wavesHeldTo) > t.maxArchVgprs;
   return e;
 }

@@ -16,8 +16,7 @@ script splits the work in two steps so that the first can run here and the secon
                    given it (for_newer_llvm; without the lines that name the file). When it is missing, the IR is
                    left in DIR as HASH.ll and the command fails saying so; compile DIR/*.ll where a gfx950 LLVM
                    is (gfx950.py batch --triton DIR/*.ll writes HASH.s beside each) and copy the .s files back
-                   into DIR. The assembly is then the real compiler's for
-                   exactly that IR.
+                   into DIR. The assembly is then the real compiler's for exactly that IR.
   gfx950.py batch (--llc LLC | --triton) [--out DIR] IN.ll...
       asm for many files: IN.s beside each input, or in DIR.
 
@@ -70,7 +69,10 @@ MAKE_RSRC = re.compile(r"@llvm\.amdgcn\.make\.buffer\.rsrc\.p0\((ptr [^,]+), (i1
 # attributor writes the new name for every tilec kernel. Without it, Triton's LLVM put the accumulators in AGPRs,
 # which a real gfx950 build does not. Both names are given, so that LLVM 20 and later versions each read theirs.
 NO_AGPR = re.compile(r'"amdgpu-no-agpr"')
-BOTH_NAMES = '"amdgpu-no-agpr" "amdgpu-agpr-alloc"="0"'
+
+
+def with_both_agpr_names(text):
+    return NO_AGPR.sub('"amdgpu-no-agpr" "amdgpu-agpr-alloc"="0"', text)
 
 
 def for_newer_llvm(text):
@@ -78,7 +80,7 @@ def for_newer_llvm(text):
     i32; later LLVMs take it as i64 (and name the intrinsic after both pointer types, .p8.p0): the call gets a zext.
     LLVM 19's "amdgpu-no-agpr" is also spelled as LLVM 21 and later spell it (NO_AGPR above)."""
     out, n = [], 0
-    for line in NO_AGPR.sub(BOTH_NAMES, text).splitlines():
+    for line in with_both_agpr_names(text).splitlines():
         m = MAKE_RSRC.search(line)
         if m and not line.startswith("declare"):
             n += 1
@@ -99,7 +101,7 @@ def compile_one(ir_path, out_path, llc=None, triton=False):
         # An llc of LLVM 20 or 21 may take the i32 form, a later one only the i64 form: the first that compiles.
         run = lambda text: subprocess.run([llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-O3", "-", "-o",
                                            out_path], input=text, text=True, check=True)
-        respelled = NO_AGPR.sub(BOTH_NAMES, original)
+        respelled = with_both_agpr_names(original)
         try:
             run(respelled)
         except subprocess.CalledProcessError:
