@@ -210,8 +210,15 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       const ir::AccTile &a = *m->acc;
       unsigned steps = std::min(m->k / a.instr->k, 4u);
       n = (a.blocksY() + a.blocksX()) * a.instr->operandDwords() * steps;
-      // A scaled mma: one scale register per fragment and K step, this step's and the next step's (prefetched).
-      if (m->scaleA) n += 2 * (a.blocksY() + a.blocksX()) * (m->k / a.instr->k);
+      // A scaled mma: one scale register per fragment and K step. The next step's scales load after this step's
+      // fragment reads (the ordered step, KLoopPlan::schedule), so at the fragments' peak only this step's are live
+      // (gemm_mxfp8_gfx950, where the gfx950 compiler peaks at its last fragment read: 64 fragment registers, 6 of
+      // scales). Operands of a 6-bit format count a second register per fragment and K step: their 24-byte runs
+      // arrive as three 8-byte reads, and the compiler holds more than the 8 dwords of the operand (seed 1 of
+      // test/Differential, VGPR form, MX GEMMs changed by counting one scale register: 8-bit and fp4 operands within
+      // 10% 51 -> 69 of 88, the compiler more than 10% over the model 1 -> 4; 6-bit operands 57 -> 47 of 68, 4 -> 21).
+      bool sixBit = sizeOf(m->a->dtype) == 3 || sizeOf(m->b->dtype) == 3;
+      if (m->scaleA) n += (sixBit ? 2 : 1) * (a.blocksY() + a.blocksX()) * (m->k / a.instr->k);
     } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
       if (st->value->acc) continue;
       unsigned vec = st->value->layout->vec;
@@ -530,19 +537,29 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // the kernel is held to: those its workgroup needs, or those amdgpu_waves_per_eu asks. Otherwise the AGPR form.
   // On gfx942 (clang-19, nothing asked) that is the workgroup's waves: more than 4 waves (2 per SIMD, 256 a lane)
   // keep the accumulators in ArchVGPRs; on gfx950 the asked waves decide (the model's occupancy, 2 or more for all
-  // but the largest kernels). Decided on the AGPR-form estimate and confirmed on the other: the ArchVGPR form has
-  // no accumulator floor but may have an epilogue-operand one where the AGPR form has neither (a single K step
-  // read group by group, KLoopResources.h). Where that floor holds the kernel to 1 wave, it is asked for 1 wave and
-  // the compiler takes the AGPR form: the accumulators are said to be in AGPRs, and the larger estimate is kept
-  // (asked for 2 waves on the smaller one, the compiler would take the VGPR form and might spill).
+  // but the largest kernels). Both estimates are made, and each is consistent where the waves it is held to leave
+  // a lane 256 VGPRs or fewer (the VGPR form) or more (the AGPR form):
+  // - The VGPR-form estimate held to 2 or more waves: the VGPR form. That includes a kernel whose AGPR-form estimate
+  //   would hold it to 1 wave where the asked waves follow the estimate (gfx950): asked for 1, the compiler would
+  //   take the AGPR form, asked for 2 the VGPR form, and the kernel gets the one with more waves
+  //   (gemm_fp8_256x128_unaligned on gfx950: its AGPR form reads the 128 accumulator values into ArchVGPRs for the
+  //   element stores at row ends, 268 and 1 wave, the compiler asked for 1 wave 300; its VGPR form does not, 229
+  //   and 2 waves, the compiler asked for 2 waves 232, no scratch). On gfx942 the held waves are the workgroup's
+  //   whatever the estimate, and the two forms are decided alike.
+  // - The AGPR-form estimate held to 1 wave and the VGPR-form one too: the AGPR form.
+  // - The AGPR-form estimate held to 2 or more waves but the VGPR-form one to 1 (an epilogue-operand floor that only
+  //   the ArchVGPR form has, for a single K step read group by group, KLoopResources.h): the kernel is asked for 1
+  //   wave and the compiler takes the AGPR form; the accumulators are said to be in AGPRs, and the larger estimate
+  //   is kept (asked for 2 waves on the smaller one, the compiler would take the VGPR form and might spill).
   // (LLVM since llvm/llvm-project#159493, September 2025, selects the VGPR form by default, at 1 wave too wherever
   // 256 VGPRs suffice; the gfx950 compiler measured here predates it.)
   ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
   if (k.accs.empty()) return agprForm;
   auto held = [&](const ResourceEstimate &r) { return wavesHeldTo(t, r.resources(k.workgroupSize)); };
-  if (vgprsAtWaves(t, held(agprForm)) > t.maxArchVgprs) return agprForm;
+  bool agprFormHeldToOne = vgprsAtWaves(t, held(agprForm)) > t.maxArchVgprs;
   ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
   e.wavesHeldTo = held(e);
   e.accumulatorsInAgprs = vgprsAtWaves(t, e.wavesHeldTo) > t.maxArchVgprs;
+  if (agprFormHeldToOne && e.accumulatorsInAgprs) return agprForm;
   return e;
 }

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Where an AMDGPU kernel's VGPRs go: liveness of the ArchVGPRs over the wave's control flow graph of its assembly.
+
+usage: isa_pressure.py FILE.s [KERNEL...] [--loops] [--at N] [--check]
+
+For each kernel (or those named): the most ArchVGPRs live at once and the instruction where that happens; with
+--loops the same inside each loop (a branch back to an earlier block); with --at N the registers live before
+instruction N (numbered as in the peak line), grouped by the instruction that last wrote them in program order.
+The compiler's `.vgpr_count` is the registers it allocated: at least the peak (tuples are aligned, some values are
+kept in place), and with AGPRs the aligned ArchVGPRs plus the AGPRs. --check says so for each kernel (the peak
+against the `; NumVgprs:` line the compiler prints after it, its ArchVGPRs) and fails if a peak exceeds it, which
+would be a misreading of the assembly. Meant for the resource model: at the peak of a
+GEMM's main loop, which values are live (accumulators, fragments, loads in flight, addresses) says which item of the
+model is off (docs/occupancy.md, "Reading the compiler's allocation").
+
+The reading of the assembly is simple and exact enough for that: the first operand of a vector instruction that is a
+VGPR is written (except by stores, LDS writes and atomics without return), every other VGPR operand is read, a
+d16 load, v_writelane and v_fmac/v_mac also read what they write. A write under a partial exec mask counts as a
+full one, as LLVM's own liveness over this graph does.
+"""
+import re
+import sys
+
+REG = re.compile(r"\b([va])(\d+)\b|\b([va])\[(\d+):(\d+)\]")
+NO_DEF = ("global_store", "buffer_store", "ds_write", "flat_store", "scratch_store", "ds_add", "ds_max", "ds_min",
+          "global_atomic", "buffer_atomic", "s_", "exp ")
+READS_DEF = ("v_writelane", "v_fmac", "v_mac")
+
+
+def regs(text):
+    out = []
+    for m in REG.finditer(text):
+        if m.group(1):
+            out.append(f"{m.group(1)}{m.group(2)}")
+        else:
+            out += [f"{m.group(3)}{i}" for i in range(int(m.group(4)), int(m.group(5)) + 1)]
+    return out
+
+
+def parse(lines):
+    """Kernels: name -> list of (label or None, mnemonic or None, written, read, text)."""
+    kernels, cur = {}, None
+    for line in lines:
+        s = line.split(";")[0].rstrip()
+        if not s.strip():
+            continue
+        m = re.match(r"^([A-Za-z_][\w.]*):", s)
+        if m and not m.group(1).startswith((".L", "__hip_cuid", "amdhsa")):
+            cur = kernels.setdefault(m.group(1), [])
+            continue
+        if cur is None:
+            continue
+        if s.startswith(".Lfunc_end"):
+            cur = None
+            continue
+        m = re.match(r"^(\.LBB\w+):", s)
+        if m:
+            cur.append((m.group(1), None, [], [], s))
+            continue
+        t = s.strip()
+        if t.startswith("."):
+            continue
+        mn, _, ops = t.partition(" ")
+        parts = [p.strip() for p in ops.split(",")]
+        if parts[0] and not mn.startswith(NO_DEF) and re.match(r"^[va](\d|\[)", parts[0]):
+            written, read = regs(parts[0]), regs(",".join(parts[1:]))
+            if "_d16" in mn or mn.startswith(READS_DEF):
+                read += written
+        else:
+            written, read = [], regs(ops)
+        cur.append((None, mn, written, read, t))
+    return {k: v for k, v in kernels.items() if any(c[1] for c in v)}
+
+
+def successors(code):
+    labels = {c[0]: i for i, c in enumerate(code) if c[0]}
+    out = []
+    for i, (_, mn, _w, _r, text) in enumerate(code):
+        if mn and mn.startswith("s_cbranch"):
+            out.append([labels[text.split()[-1]], i + 1])
+        elif mn == "s_branch":
+            out.append([labels[text.split()[-1]]])
+        elif mn in ("s_endpgm", "s_setpc_b64"):
+            out.append([])
+        else:
+            out.append([i + 1] if i + 1 < len(code) else [])
+    return out
+
+
+def liveness(code):
+    """Live ArchVGPRs before each instruction, the pressure at each (live before, after, and written), successors."""
+    succ = successors(code)
+    n = len(code)
+    arch = [({r for r in c[2] if r[0] == "v"}, {r for r in c[3] if r[0] == "v"}) for c in code]
+    live_in = [set() for _ in range(n)]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n - 1, -1, -1):
+            out = set().union(*(live_in[j] for j in succ[i]))
+            new = (out - arch[i][0]) | arch[i][1]
+            if new != live_in[i]:
+                live_in[i], changed = new, True
+    press = [len(live_in[i] | set().union(*(live_in[j] for j in succ[i])) | arch[i][0]) for i in range(n)]
+    return live_in, press, succ
+
+
+def main(argv):
+    args = argv[1:]
+    if not args or args[0].startswith("-"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    at = None
+    if "--at" in args:
+        i = args.index("--at")
+        at = int(args[i + 1])
+        del args[i:i + 2]
+    loops, check = "--loops" in args, "--check" in args
+    text = open(args[0]).read()
+    allocated = dict(zip(re.findall(r"^([A-Za-z_]\w*):\s*(?:;.*)?$", text, re.M),
+                         map(int, re.findall(r"^; NumVgprs: (\d+)", text, re.M))))
+    bad = 0
+    names = [a for a in args[1:] if not a.startswith("--")]
+    for name, code in parse(text.splitlines()).items():
+        if names and name not in names:
+            continue
+        live_in, press, succ = liveness(code)
+        peak = max(press)
+        i = press.index(peak)
+        print(f"{name}: peak {peak} live ArchVGPRs at instruction {i}: {code[i][4]}")
+        if check:
+            n = allocated.get(name)
+            ok = n is not None and peak <= n
+            bad += not ok
+            print(f"  {'ok' if ok else 'FAIL'}: the compiler allocated {n} ArchVGPRs")
+        if loops:
+            for j, s in enumerate(succ):
+                for t in s:
+                    if t <= j:
+                        p = max(press[t:j + 1])
+                        k = t + press[t:j + 1].index(p)
+                        print(f"  loop {t}..{j}: peak {p} at {k}: {code[k][4]}")
+        if at is not None and at < len(code):
+            last = {}
+            for j in range(at):
+                for r in code[j][2]:
+                    last[r] = j
+            groups = {}
+            for r in sorted(live_in[at], key=lambda r: int(r[1:])):
+                j = last.get(r, -1)
+                groups.setdefault(j, []).append(r)
+            for j, rs in sorted(groups.items()):
+                what = code[j][4] if j >= 0 else "(kernel entry)"
+                print(f"  {len(rs):3} {','.join(rs)[:48]:48} <- {j}: {what[:80]}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

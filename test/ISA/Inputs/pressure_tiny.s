@@ -1,0 +1,16 @@
+; A hand-written kernel whose liveness is worked out by hand in ../isa-pressure.test.
+	.text
+tiny:
+	v_mov_b32_e32 v0, 0
+	v_mov_b32_e32 v1, 0
+	v_lshlrev_b32_e32 v2, 4, v0
+.LBB0_1:
+	ds_read_b128 v[4:7], v2
+	v_add_u32_e32 v1, v1, v4
+	v_add_u32_e32 v1, v1, v7
+	s_cbranch_scc1 .LBB0_1
+	v_mov_b64_e32 v[8:9], 0
+	global_store_dword v[8:9], v1, off
+	s_endpgm
+.Lfunc_end0:
+; NumVgprs: 10
