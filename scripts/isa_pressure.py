@@ -6,26 +6,45 @@ usage: isa_pressure.py FILE.s [KERNEL...] [--loops] [--at N] [--check]
 For each kernel (or those named): the most ArchVGPRs live at once and the instruction where that happens; with
 --loops the same inside each loop (a branch back to an earlier block); with --at N the registers live before
 instruction N (numbered as in the peak line), grouped by the instruction that last wrote them in program order.
-The compiler's `.vgpr_count` is the registers it allocated: at least the peak (tuples are aligned, some values are
-kept in place), and with AGPRs the aligned ArchVGPRs plus the AGPRs. --check says so for each kernel (the peak
-against the `; NumVgprs:` line the compiler prints after it, its ArchVGPRs) and fails if a peak exceeds it, which
-would be a misreading of the assembly. Meant for the resource model: at the peak of a
-GEMM's main loop, which values are live (accumulators, fragments, loads in flight, addresses) says which item of the
-model is off (docs/occupancy.md, "Reading the compiler's allocation").
+The compiler's `; NumVgprs:` is the ArchVGPRs it allocated: at least the peak (tuples are aligned, some values are
+kept in place). --check prints it beside each peak and fails where the peak is above it; since the allocation is at
+least the highest register named plus one, that guards the tool's bookkeeping (which count belongs to which kernel),
+not its reading of each instruction. Meant for the resource model: at the peak of a GEMM's main loop, which values
+are live (accumulators, fragments, loads in flight, addresses) says which item of the model is off
+(docs/occupancy.md, "Reading the compiler's allocation").
 
-The reading of the assembly is simple and exact enough for that: the first operand of a vector instruction that is a
-VGPR is written (except by stores, LDS writes and atomics without return), every other VGPR operand is read, a
-d16 load, v_writelane and v_fmac/v_mac also read what they write. A write under a partial exec mask counts as a
-full one, as LLVM's own liveness over this graph does.
+The reading of the assembly: the first operand of a vector instruction that is a VGPR is written, every other VGPR
+operand is read; stores, LDS writes and atomics write nothing unless they return a value (`_rtn`, or `glc` / `sc0`
+on a global, buffer or flat atomic), and loads into LDS (`lds`) write no VGPR; v_swap writes both operands; an
+instruction that keeps part of its destination (d16 loads, v_writelane, v_fmac / v_mac / v_dot2c / v_dot4c /
+v_pk_fmac, SDWA with dst_unused:UNUSED_PRESERVE, DPP without bound_ctrl) also reads it. A write under a partial exec
+mask counts as a full one, as LLVM's own liveness over this graph does. A register read before any write on some
+path is live at the kernel's entry (`(kernel entry)` in --at): the workitem ids, or a value left undefined on a path
+the exec mask skips.
 """
 import re
 import sys
 
 REG = re.compile(r"\b([va])(\d+)\b|\b([va])\[(\d+):(\d+)\]")
-NO_DEF = ("global_store", "buffer_store", "ds_write", "flat_store", "scratch_store", "ds_add", "ds_max", "ds_min",
-          "global_atomic", "buffer_atomic", "s_", "exp ")
-READS_DEF = ("v_writelane", "v_fmac", "v_mac")
+MEMORY = ("global_store", "buffer_store", "ds_write", "flat_store", "scratch_store", "global_atomic", "buffer_atomic",
+          "flat_atomic", "ds_add", "ds_sub", "ds_max", "ds_min", "ds_and", "ds_or", "ds_xor", "ds_inc", "ds_dec",
+          "ds_cmpst", "ds_cmpswap", "ds_wrxchg", "ds_swizzle", "exp ")
+READS_DEF = ("v_writelane", "v_fmac", "v_mac", "v_dot2c", "v_dot4c", "v_pk_fmac")
 
+
+def writes_first_operand(mn, ops):
+    """Whether the instruction writes its first operand (a VGPR): not for stores, LDS writes, atomics without a
+    return value and loads into LDS."""
+    if mn.startswith("s_"):
+        return False
+    if mn.startswith(MEMORY):
+        if mn.startswith("ds_swizzle"):
+            return True
+        return "_rtn" in mn or (mn.startswith(("global_atomic", "buffer_atomic", "flat_atomic")) and
+                                re.search(r"\b(glc|sc0)\b", ops) is not None)
+    if mn.startswith(("global_load_lds", "buffer_load")) and re.search(r"\blds\b", ops):
+        return False
+    return True
 
 def regs(text):
     out = []
@@ -37,16 +56,21 @@ def regs(text):
     return out
 
 
-def parse(lines):
-    """Kernels: name -> list of (label or None, mnemonic or None, written, read, text)."""
-    kernels, cur = {}, None
+def parse(lines, allocated=None):
+    """Kernels: name -> list of (label or None, mnemonic or None, written, read, text). `allocated`, when given,
+    receives each kernel's `; NumVgprs:` (the first such line after the kernel's label)."""
+    kernels, cur, last = {}, None, None
     for line in lines:
+        m = re.match(r"^\s*; NumVgprs: (\d+)", line)
+        if m and allocated is not None and last and last not in allocated:
+            allocated[last] = int(m.group(1))
         s = line.split(";")[0].rstrip()
         if not s.strip():
             continue
         m = re.match(r"^([A-Za-z_][\w.]*):", s)
         if m and not m.group(1).startswith((".L", "__hip_cuid", "amdhsa")):
             cur = kernels.setdefault(m.group(1), [])
+            last = m.group(1)
             continue
         if cur is None:
             continue
@@ -62,9 +86,13 @@ def parse(lines):
             continue
         mn, _, ops = t.partition(" ")
         parts = [p.strip() for p in ops.split(",")]
-        if parts[0] and not mn.startswith(NO_DEF) and re.match(r"^[va](\d|\[)", parts[0]):
+        if parts[0] and re.match(r"^[va](\d|\[)", parts[0]) and writes_first_operand(mn, ops):
             written, read = regs(parts[0]), regs(",".join(parts[1:]))
-            if "_d16" in mn or mn.startswith(READS_DEF):
+            if mn.startswith("v_swap"):
+                written += regs(parts[1])
+                read += regs(parts[0])
+            keeps = ("dst_unused:UNUSED_PRESERVE" in ops or ("_dpp" in mn and "bound_ctrl" not in ops))
+            if "_d16" in mn or mn.startswith(READS_DEF) or keeps:
                 read += written
         else:
             written, read = [], regs(ops)
@@ -116,12 +144,11 @@ def main(argv):
         at = int(args[i + 1])
         del args[i:i + 2]
     loops, check = "--loops" in args, "--check" in args
-    text = open(args[0]).read()
-    allocated = dict(zip(re.findall(r"^([A-Za-z_]\w*):\s*(?:;.*)?$", text, re.M),
-                         map(int, re.findall(r"^; NumVgprs: (\d+)", text, re.M))))
+    allocated = {}
+    kernels = parse(open(args[0]).read().splitlines(), allocated)
     bad = 0
     names = [a for a in args[1:] if not a.startswith("--")]
-    for name, code in parse(text.splitlines()).items():
+    for name, code in kernels.items():
         if names and name not in names:
             continue
         live_in, press, succ = liveness(code)

@@ -167,7 +167,7 @@ KeptRows keptRows(const ir::Kernel &k) {
   return out;
 }
 
-void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
+void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *loop = nullptr) {
   for (const ir::StmtPtr &s : body) {
     unsigned n = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
@@ -210,15 +210,22 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
       const ir::AccTile &a = *m->acc;
       unsigned steps = std::min(m->k / a.instr->k, 4u);
       n = (a.blocksY() + a.blocksX()) * a.instr->operandDwords() * steps;
-      // A scaled mma: one scale register per fragment and K step. The next step's scales load after this step's
-      // fragment reads (the ordered step, KLoopPlan::schedule), so at the fragments' peak only this step's are live
-      // (gemm_mxfp8_gfx950, where the gfx950 compiler peaks at its last fragment read: 64 fragment registers, 6 of
-      // scales). Operands of a 6-bit format count a second register per fragment and K step: their 24-byte runs
-      // arrive as three 8-byte reads, and the compiler holds more than the 8 dwords of the operand (seed 1 of
-      // test/Differential, VGPR form, MX GEMMs changed by counting one scale register: 8-bit and fp4 operands within
-      // 10% 51 -> 69 of 88, the compiler more than 10% over the model 1 -> 4; 6-bit operands 57 -> 47 of 68, 4 -> 21).
-      bool sixBit = sizeOf(m->a->dtype) == 3 || sizeOf(m->b->dtype) == 3;
-      if (m->scaleA) n += (sixBit ? 2 : 1) * (a.blocksY() + a.blocksX()) * (m->k / a.instr->k);
+      // A scaled mma: a scale register per fragment and K step for this step, and for the next step where its
+      // scales are live during this step's MFMAs: in a depth-2 loop without an ordered step (the next step's loads,
+      // its scales among them, come before the mma). In an ordered step (KLoopPlan::schedule) they load after this
+      // step's fragment reads, where the fragments peak (gemm_mxfp8_gfx950, the gfx950 compiler: 64 fragment
+      // registers and 6 of scales at its last fragment read); a loop of depth 1 loads none ahead. A 6-bit operand
+      // counts a second register per fragment and K step wherever: its 24-byte runs arrive as three 8-byte reads,
+      // and the compiler holds more than the operand's 8 dwords. Seed 1 of test/Differential (VGPR form), the MX
+      // GEMMs whose figure this changes from two registers for both operands everywhere: 8-bit and fp4 operands
+      // within 10% 51 -> 69 of 88, the compiler more than 10% over the model 1 -> 4; with one register for 6-bit
+      // operands too, 57 -> 47 of 68 and 4 -> 21, so those keep two.
+      if (m->scaleA) {
+        bool nextLive = loop && loop->plan && loop->plan->depth == 2 && !loop->plan->schedule && prefetches(*loop);
+        auto perFragment = [&](DType d) { return 1u + (nextLive || sizeOf(d) == 3 ? 1u : 0u); };
+        n += (a.blocksY() * perFragment(m->a->dtype) + a.blocksX() * perFragment(m->b->dtype)) *
+             (m->k / a.instr->k);
+      }
     } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
       if (st->value->acc) continue;
       unsigned vec = st->value->layout->vec;
@@ -238,7 +245,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w) {
           (r->axis == 1 ? 2 + (crossLane ? r->dst->values() : 0) : 2 * vec + 1);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
       ++w.loops;
-      scan(k, f->body, w);
+      scan(k, f->body, w, f);
     }
     if (n > w.vgprs) w.vgprs = n, w.loc = s->loc;
   }
@@ -544,8 +551,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   //   take the AGPR form, asked for 2 the VGPR form, and the kernel gets the one with more waves
   //   (gemm_fp8_256x128_unaligned on gfx950: its AGPR form reads the 128 accumulator values into ArchVGPRs for the
   //   element stores at row ends, 268 and 1 wave, the compiler asked for 1 wave 300; its VGPR form does not, 229
-  //   and 2 waves, the compiler asked for 2 waves 232, no scratch). On gfx942 the held waves are the workgroup's
-  //   whatever the estimate, and the two forms are decided alike.
+  //   (232 aligned) and 2 waves, the compiler asked for 2 waves 232, no scratch). On gfx942 the held waves are the
+  //   workgroup's whatever the estimate, and the two forms are decided alike.
   // - The AGPR-form estimate held to 1 wave and the VGPR-form one too: the AGPR form.
   // - The AGPR-form estimate held to 2 or more waves but the VGPR-form one to 1 (an epilogue-operand floor that only
   //   the ArchVGPR form has, for a single K step read group by group, KLoopResources.h): the kernel is asked for 1

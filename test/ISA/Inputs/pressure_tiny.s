@@ -1,4 +1,4 @@
-; A hand-written kernel whose liveness is worked out by hand in ../isa-pressure.test.
+; Two hand-written kernels whose liveness is worked out by hand in ../isa-pressure.test.
 	.text
 tiny:
 	v_mov_b32_e32 v0, 0
@@ -14,3 +14,13 @@ tiny:
 	s_endpgm
 .Lfunc_end0:
 ; NumVgprs: 10
+rules:
+	v_mov_b32_e32 v0, 0
+	v_mov_b32_e32 v1, 0
+	global_atomic_add v2, v[0:1], v0, off sc0
+	ds_add_u32 v0, v2
+	v_fmac_f32_e32 v2, v0, v0
+	ds_write_b32 v0, v2
+	s_endpgm
+.Lfunc_end1:
+; NumVgprs: 3
