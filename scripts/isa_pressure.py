@@ -6,10 +6,11 @@ usage: isa_pressure.py FILE.s [KERNEL...] [--loops] [--at N] [--check]
 For each kernel (or those named): the most ArchVGPRs live at once and the instruction where that happens; with
 --loops the same inside each loop (a branch back to an earlier block); with --at N the registers live before
 instruction N (numbered as in the peak line), grouped by the instruction that last wrote them in program order.
-The compiler's `; NumVgprs:` is the ArchVGPRs it allocated: at least the peak (tuples are aligned, some values are
-kept in place). --check prints it beside each peak and fails where the peak is above it; since the allocation is at
-least the highest register named plus one, that guards the tool's bookkeeping (which count belongs to which kernel),
-not its reading of each instruction. Meant for the resource model: at the peak of a GEMM's main loop, which values
+The compiler's `; NumVgprs:` (after the kernel's `.size` line; read with the metadata, test/ISA/Inputs/
+compare_resources.py) is the ArchVGPRs it allocated: at least the peak (tuples are aligned, some values are kept in
+place). --check prints it beside each peak and fails where the peak is above it or the count is missing; since the
+allocation is at least the highest register named plus one, that guards the tool's bookkeeping (which count belongs
+to which kernel), not its reading of each instruction. Meant for the resource model: at the peak of a GEMM's main loop, which values
 are live (accumulators, fragments, loads in flight, addresses) says which item of the model is off
 (docs/occupancy.md, "Reading the compiler's allocation").
 
@@ -22,8 +23,12 @@ mask counts as a full one, as LLVM's own liveness over this graph does. A regist
 path is live at the kernel's entry (`(kernel entry)` in --at): the workitem ids, or a value left undefined on a path
 the exec mask skips.
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "ISA", "Inputs"))
+from compare_resources import metadata  # noqa: E402
 
 REG = re.compile(r"\b([va])(\d+)\b|\b([va])\[(\d+):(\d+)\]")
 MEMORY = ("global_store", "buffer_store", "ds_write", "flat_store", "scratch_store", "global_atomic", "buffer_atomic",
@@ -56,21 +61,16 @@ def regs(text):
     return out
 
 
-def parse(lines, allocated=None):
-    """Kernels: name -> list of (label or None, mnemonic or None, written, read, text). `allocated`, when given,
-    receives each kernel's `; NumVgprs:` (the first such line after the kernel's label)."""
-    kernels, cur, last = {}, None, None
+def parse(lines):
+    """Kernels: name -> list of (label or None, mnemonic or None, written, read, text)."""
+    kernels, cur = {}, None
     for line in lines:
-        m = re.match(r"^\s*; NumVgprs: (\d+)", line)
-        if m and allocated is not None and last and last not in allocated:
-            allocated[last] = int(m.group(1))
         s = line.split(";")[0].rstrip()
         if not s.strip():
             continue
         m = re.match(r"^([A-Za-z_][\w.]*):", s)
         if m and not m.group(1).startswith((".L", "__hip_cuid", "amdhsa")):
             cur = kernels.setdefault(m.group(1), [])
-            last = m.group(1)
             continue
         if cur is None:
             continue
@@ -144,8 +144,9 @@ def main(argv):
         at = int(args[i + 1])
         del args[i:i + 2]
     loops, check = "--loops" in args, "--check" in args
-    allocated = {}
-    kernels = parse(open(args[0]).read().splitlines(), allocated)
+    text = open(args[0]).read()
+    kernels = parse(text.splitlines())
+    allocated = metadata(text)  # by kernel name; "num_vgprs" is the "; NumVgprs:" after its .size line
     bad = 0
     names = [a for a in args[1:] if not a.startswith("--")]
     for name, code in kernels.items():
@@ -156,10 +157,11 @@ def main(argv):
         i = press.index(peak)
         print(f"{name}: peak {peak} live ArchVGPRs at instruction {i}: {code[i][4]}")
         if check:
-            n = allocated.get(name)
+            n = allocated.get(name, {}).get("num_vgprs")
             ok = n is not None and peak <= n
             bad += not ok
-            print(f"  {'ok' if ok else 'FAIL'}: the compiler allocated {n} ArchVGPRs")
+            print(f"  {'ok' if ok else 'FAIL'}: " + (f"the compiler allocated {n} ArchVGPRs" if n is not None else
+                                                      "no '; NumVgprs:' for this kernel in the metadata"))
         if loops:
             for j, s in enumerate(succ):
                 for t in s:

@@ -476,12 +476,13 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     epilogue = operands ? operands + 12 : 0;
   }
   if (epilogue > e.archVgprs)
-    vgpr(accsInAgprs ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
-                           epilogue,
-                           operands ? formatv(" and {0} of epilogue operands", operands).str() : std::string(),
-                           e.archVgprs).str()
-                 : formatv("epilogue operands beside the accumulator values ({0} with addressing, beyond the {1} "
-                           "above)", epilogue, e.archVgprs).str(),
+    vgpr(accsInAgprs
+             ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
+                       epilogue,
+                       operands ? formatv(" and {0} of epilogue operands", operands).str() : std::string(),
+                       e.archVgprs).str()
+             : formatv("epilogue operands beside the accumulator values ({0} with addressing, beyond the {1} "
+                       "above)", epilogue, e.archVgprs).str(),
          epilogue - e.archVgprs);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;

@@ -22,15 +22,16 @@ def metadata(asm):
             kernels[name.group(1)] = {k: int(v) for k, v in re.findall(
                 r"\.(vgpr_count|agpr_count|sgpr_count|group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)",
                 block)}
-    # The backend's kernel info follows each kernel's ".size NAME, ..." line.
+    # The backend's kernel info follows each kernel's ".size NAME, ..." line: its occupancy, and its ArchVGPRs
+    # ("; NumVgprs: N", without the AGPRs, as "num_vgprs").
     name = None
     for line in asm.splitlines():
         size = re.match(r"\s+\.size\s+([^,\s]+),", line)
         if size:
             name = size.group(1)
-        occupancy = re.match(r"; Occupancy: (\d+)", line)
-        if occupancy and name in kernels:
-            kernels[name]["occupancy"] = int(occupancy.group(1))
+        info = re.match(r"; (Occupancy|NumVgprs): (\d+)", line)
+        if info and name in kernels:
+            kernels[name]["occupancy" if info.group(1) == "Occupancy" else "num_vgprs"] = int(info.group(2))
     return kernels
 
 

@@ -13,6 +13,7 @@ tiny:
 	global_store_dword v[8:9], v1, off
 	s_endpgm
 .Lfunc_end0:
+	.size	tiny, .Lfunc_end0-tiny
 ; NumVgprs: 10
 rules:
 	v_mov_b32_e32 v0, 0
@@ -23,4 +24,20 @@ rules:
 	ds_write_b32 v0, v2
 	s_endpgm
 .Lfunc_end1:
+	.size	rules, .Lfunc_end1-rules
 ; NumVgprs: 3
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .agpr_count:     0
+    .name:           tiny
+    .vgpr_count:     10
+  - .agpr_count:     0
+    .name:           rules
+    .vgpr_count:     3
+amdhsa.version:
+  - 1
+  - 2
+...
+
+	.end_amdgpu_metadata
