@@ -165,7 +165,10 @@ private:
   /// the ArchVGPRs a lane can address, the loop runs 1 step deep instead (a requested depth is the user's, and its
   /// budget error stays). Found on seed 2 of test/Differential (k0317, fp4 on 16 x 16 at 1 wave): 251 ArchVGPRs
   /// pipelined, and 259 with the element paths of its _unaligned kernel, which the budget check then refused.
+  /// A loop that prefetches nothing (a single K step known at compile time) is left as it is: the model counts no
+  /// prefetch for it, and 1 step deep its accumulators are read out first (KLoopResources.h), never fewer registers.
   void fitRegisters(For &f) {
+    if (!prefetches(f)) return;
     unsigned deep = estimateResources(k, t).archVgprs, deepUnaligned = 0;
     if (hasUnalignedVariant(planAccesses(k)))
       deepUnaligned = estimateResources(k, t, /*unalignedVariant=*/true).archVgprs;

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""What a change to the resource model would do to test/Differential's verdicts, without compiling anything again.
+
+usage: rescore_model.py RESULTS.jsonl SOURCES_DIR [--tilec PATH] [--delta EXPR] [--show]
+
+RESULTS.jsonl is what test/Differential/Inputs/check.py --results wrote for a seed (gfx942: clang-19's allocation of
+every kernel beside the model's), SOURCES_DIR the configurations' .tile files (gen.py SEED COUNT DIR). For every
+kernel the model is changed by EXPR, a Python expression giving the ArchVGPRs to add (negative to take away), and the
+verdicts check.py gives are scored again: a configuration fails when clang's VGPR+AGPR are more than 10% above the
+model's, or the model's waves per SIMD differ from clang's.
+
+EXPR sees, per kernel (the vector one and its _unaligned copy alike):
+  items   the model's ArchVGPR items from `tilec --emit=report --format=json`, by the text before their first
+          ':' (e.g. items['scheduled main-loop step over k'], 0 where absent: items is a defaultdict)
+  instr   the kernel's MFMA as (m, n, k), or None;  ksteps  the K loop's instruction K steps (its step / k), or None
+  model   the model's VGPR+AGPR as check.py recorded it;  clang  clang's;  name  the kernel's name
+e.g. --delta "-items['temporaries of the widest statement'] // 4 if ksteps == 4 else 0".
+
+Approximations (the figures are a quick screen; check.py settles them): the change is added to the VGPR+AGPR total
+without re-aligning the ArchVGPRs that precede the AGPRs (a multiple of 4), and the waves other resources allow (SGPRs,
+LDS, the workgroup) are read off the recorded verdicts: where clang's waves are fewer than its VGPRs allow, or the
+model's fewer than its own VGPRs allow, those are the other limit; else nothing else limits. Without --delta it scores
+the recorded figures, which must give check.py's own count of failing gfx942 configurations (a check of the reading).
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+VGPRS_PER_LANE, GRANULE, MAX_WAVES = 512, 8, 8
+
+
+def waves(vgprs):
+    """gfx942 / gfx950 waves per SIMD that a lane's VGPR+AGPR allow (docs/occupancy.md)."""
+    rounded = max(GRANULE, (vgprs + GRANULE - 1) // GRANULE * GRANULE)
+    return min(MAX_WAVES, VGPRS_PER_LANE // rounded)
+
+
+def kernel_facts(tilec, tile_path, cache):
+    """Per kernel name: the model's items, its MFMA shape and K steps, from tilec's JSON report."""
+    if tile_path in cache:
+        return cache[tile_path]
+    out = subprocess.run([tilec, tile_path, "--emit=report", "--format=json", "-o", "-"],
+                         capture_output=True, text=True)
+    facts = {}
+    if out.returncode == 0:
+        report = json.loads(out.stdout)
+        source = open(tile_path).read()
+        step = re.search(r"\bstep (\d+)", source)
+        for k in report["kernels"]:
+            text = json.dumps(k)
+            mfma = re.search(r"v_mfma_(?:scale_)?[a-z0-9]+_(\d+)x(\d+)x(\d+)", text)
+            instr = tuple(int(g) for g in mfma.groups()) if mfma else None
+            ksteps = int(step.group(1)) // instr[2] if instr and step else None
+            variants = [(k["name"], k["resources"])]
+            if k.get("unaligned_kernel") and "resources" in k["unaligned_kernel"]:
+                variants.append((k["name"] + "_unaligned", k["unaligned_kernel"]["resources"]))
+            for name, res in variants:
+                items = collections.defaultdict(int)
+                for item in res["vgpr_items"]:
+                    items[item["what"].split(":")[0]] += item["count"]
+                facts[name] = {"items": items, "instr": instr, "ksteps": ksteps}
+    cache[tile_path] = facts
+    return facts
+
+
+def score(rows, delta, facts_of):
+    failing, under, occupancy, within, kernels = set(), 0, 0, 0, 0
+    for r in rows:
+        if r.get("outcome") != "accepted" or r.get("target") != "gfx942":
+            continue
+        for name, c in r.get("info", {}).get("clang", {}).items():
+            kernels += 1
+            model, clang = c["model_total"], c["vgpr"]
+            other = None
+            if c["occ"] < waves(clang):
+                other = c["occ"]
+            elif c["model_occ"] < waves(model):
+                other = c["model_occ"]
+            if delta:
+                f = facts_of(r["name"]).get(name)
+                if f:
+                    env = dict(f, model=model, clang=clang, name=name)
+                    model = max(1, model + int(eval(delta, {}, env)))
+            model_waves = waves(model) if other is None else min(other, waves(model))
+            bad = False
+            if clang * 100 > model * 110:
+                under += 1
+                bad = True
+            if model_waves != c["occ"]:
+                occupancy += 1
+                bad = True
+            within += abs(model - clang) * 10 <= clang
+            if bad:
+                failing.add(r["name"])
+    return failing, under, occupancy, within, kernels
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("results")
+    p.add_argument("sources")
+    p.add_argument("--tilec", default=os.path.join(os.path.dirname(__file__), "..", "build", "tools", "tilec"))
+    p.add_argument("--delta", help="Python expression: ArchVGPRs to add to each kernel's model")
+    p.add_argument("--show", action="store_true", help="list the failing configurations")
+    args = p.parse_args()
+    rows = [json.loads(line) for line in open(args.results) if line.strip()]
+    cache = {}
+    facts_of = lambda cfg: kernel_facts(args.tilec, os.path.join(args.sources, cfg + ".tile"), cache)
+    recorded = sum(1 for r in rows if r.get("target") == "gfx942" and
+                   any(f[0] in ("model-under-clang", "occupancy") for f in r.get("failures", [])))
+    for label, delta in [("recorded", None)] + ([("changed", args.delta)] if args.delta else []):
+        failing, under, occupancy, within, kernels = score(rows, delta, facts_of)
+        print(f"{label}: {len(failing)} failing configurations; of {kernels} gfx942 kernels, clang more than 10% "
+              f"over the model {under}, waves off {occupancy}, within 10% {within}")
+        if args.show:
+            print("  " + ",".join(sorted(failing)))
+    print(f"check.py's own count (model-under-clang or occupancy): {recorded}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
