@@ -78,13 +78,14 @@ def kernel_facts(tilec, tile_path, cache):
                 variants.append((k["name"] + "_unaligned", k["unaligned_kernel"]["resources"]))
             for name, res in variants:
                 items = Items()
-                floor = 0
+                floor, above = 0, 0
                 for item in res["vgpr_items"]:
                     label = item["what"].split(":")[0]
                     items[label] = items.get(label, 0) + item["count"]
                     if item["what"].startswith(FLOORS):
-                        floor = res["vgprs"]
-                facts[name] = {"items": items, "instr": instr, "ksteps": ksteps, "vgprs": res["vgprs"],
+                        # The floor item counts what the floor adds beyond the other items.
+                        floor, above = res["vgprs"], item["count"]
+                facts[name] = {"items": items, "instr": instr, "ksteps": ksteps, "vgprs": res["vgprs"] - above,
                                "agprs": res["agprs"], "floor": floor}
     cache[tile_path] = facts
     return facts
@@ -110,7 +111,7 @@ def score(rows, delta, facts_of):
                              f"tilec refuses it)")
                 env = dict(f, model=model, clang=clang, name=name)
                 d = int(eval(delta, {}, env))
-                # The change goes to the items; a floor item (the epilogue's) keeps the ArchVGPRs where it held them.
+                # The change goes to the other items; the epilogue's floor keeps the ArchVGPRs at least where it is.
                 arch = max(f["vgprs"] + d, f["floor"])
                 if arch > MAX_ARCH_VGPRS:
                     refused.add(r["name"])  # tilec's budget check would refuse the configuration
