@@ -18,11 +18,12 @@ e.g. --delta "-items['temporaries of the widest statement'] // 4 if ksteps == 4 
 
 The change is added to the report's ArchVGPRs, which are then aligned to 4 before the AGPRs, as the model's total
 is; where the epilogue's floor item holds them, they stay at least there; over 256 the configuration counts as
-refused (tilec's budget check) and is not scored. Approximations (the figures are a screen; a tilec built with the
-change and check.py settle them): the other items that are capped (kept rows "as many as fit", a depth-1 loop's
-addresses "N of them fit", the scheduled step "beyond the element paths") move with the change, and the waves other
-resources allow (SGPRs, LDS, the workgroup) are read off the recorded verdicts: where clang's waves are fewer than
-its VGPRs allow, or the model's fewer than its own VGPRs allow, those are the other limit; else nothing else limits.
+refused (tilec's budget check) and is not scored. The changed model's waves per SIMD are the fewest of
+those its VGPR+AGPR allow (check.py's occupancy) and those its SGPRs, LDS and workgroup allow (tilec's report);
+clang's are the recorded ones. Approximations (the figures are a screen; a tilec built with the change and check.py
+settle them): the other items that are capped (kept rows "as many as fit", a depth-1 loop's addresses "N of them
+fit", the scheduled step "beyond the element paths") move with the change, and the pipelining is not planned
+again.
 Configurations check.py counted as --known still count here. Without --delta it scores the recorded figures, which
 must give check.py's own count of failing gfx942 configurations (a check of the reading).
 """
@@ -33,7 +34,10 @@ import re
 import subprocess
 import sys
 
-VGPRS_PER_LANE, GRANULE, MAX_WAVES = 512, 8, 8
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "test", "Differential", "Inputs"))
+from check import occupancy  # noqa: E402
+
 # check.py's failure classes on the model's figures (clang_checks).
 MODEL_CLASSES = ("model-under-clang", "model-over-2x-clang", "occupancy")
 MAX_ARCH_VGPRS = 256
@@ -41,10 +45,9 @@ MAX_ARCH_VGPRS = 256
 FLOORS = ("accumulator values computed in the epilogue", "epilogue operands beside the accumulator values")
 
 
-def waves(vgprs):
-    """gfx942 / gfx950 waves per SIMD that a lane's VGPR+AGPR allow (docs/occupancy.md)."""
-    rounded = max(GRANULE, (vgprs + GRANULE - 1) // GRANULE * GRANULE)
-    return min(MAX_WAVES, max(VGPRS_PER_LANE // rounded, 1))
+def vgpr_waves(vgprs):
+    """The waves per SIMD a lane's VGPR+AGPR allow: check.py's occupancy with nothing else limiting."""
+    return occupancy("gfx942", vgprs, 0, 0, 64)
 
 
 class Items(dict):
@@ -85,8 +88,11 @@ def kernel_facts(tilec, tile_path, cache):
                     if item["what"].startswith(FLOORS):
                         # The floor item counts what the floor adds beyond the other items.
                         floor, above = res["vgprs"], item["count"]
+                # The waves the model's SGPRs, LDS and workgroup allow, as tilec computed them.
+                limits = (k if name == k["name"] else k["unaligned_kernel"])["occupancy"]["limits"]
                 facts[name] = {"items": items, "instr": instr, "ksteps": ksteps, "vgprs": res["vgprs"] - above,
-                               "agprs": res["agprs"], "floor": floor}
+                               "agprs": res["agprs"], "floor": floor,
+                               "other": min(limits["sgpr"], limits["lds"], limits["workgroups"])}
     cache[tile_path] = facts
     return facts
 
@@ -98,19 +104,18 @@ def score(rows, delta, facts_of):
             continue
         for name, c in r.get("info", {}).get("clang", {}).items():
             kernels += 1
-            model, clang = c["model_total"], c["vgpr"]
-            other = None
-            if c["occ"] < waves(clang):
-                other = c["occ"]
-            elif c["model_occ"] < waves(model):
-                other = c["model_occ"]
+            model, clang, model_waves = c["model_total"], c["vgpr"], c["model_occ"]
             if delta:
                 f = facts_of(r["name"]).get(name)
                 if not f:
                     sys.exit(f"rescore_model.py: no report for kernel {name} of {r['name']} (wrong SOURCES, or "
                              f"tilec refuses it)")
                 env = dict(f, model=model, clang=clang, name=name)
-                d = int(eval(delta, {}, env))
+                try:
+                    d = int(eval(delta, {}, env))
+                except Exception as e:  # the user's expression: say where it failed, not a traceback
+                    sys.exit(f"rescore_model.py: --delta {delta!r} fails for kernel {name}: "
+                             f"{type(e).__name__}: {e}")
                 # The change goes to the other items; the epilogue's floor keeps the ArchVGPRs at least where it is.
                 arch = max(f["vgprs"] + d, f["floor"])
                 if arch > MAX_ARCH_VGPRS:
@@ -119,7 +124,7 @@ def score(rows, delta, facts_of):
                 new = (arch + 3) // 4 * 4 + f["agprs"] if f["agprs"] else arch
                 changed += new != model
                 model = max(1, new)
-            model_waves = waves(model) if other is None else min(other, waves(model))
+                model_waves = min(vgpr_waves(model), f["other"])
             bad = False
             if clang * 100 > model * 110:
                 under += 1
