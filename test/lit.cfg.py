@@ -17,15 +17,21 @@ config.substitutions.append(("%tilec", os.path.join(config.tilec_tools_dir, "til
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%python", config.python))
-config.substitutions.append(("%clangxx", config.clang))
 config.substitutions.append(("%testroot", config.test_source_root))
 config.substitutions.append(("%srcroot", config.tilec_src_root))
 config.substitutions.append(("%clangxx", config.clang))
-# Device-only gfx942 assembly of an emitted .hip file: the metadata (.vgpr_count, .group_segment_fixed_size,
-# .private_segment_fixed_size) and `; Occupancy:` come at its end. -Werror: emitted code must be warning-free.
-config.substitutions.append(("%clang_gfx942_asm",
-    f"{config.clang} -x hip --offload-arch=gfx942 --cuda-device-only -nogpulib -O3 -Wall -Wextra -Werror "
-    f"-I {runtime_include} -S"))
+# Device-only assembly of an emitted .hip file with clang-22, as a user compiles it (Debian's HIP headers): the
+# metadata (.vgpr_count, .group_segment_fixed_size, .private_segment_fixed_size) and `; Occupancy:` come at its end.
+# -Werror: emitted code must be warning-free.
+def device_asm(clang, arch):
+    return (f"{clang} -x hip --offload-arch={arch} --cuda-device-only -nogpulib -O3 -Wall -Wextra -Werror "
+            f"-I {runtime_include} -S")
+config.substitutions.append(("%clang_gfx942_asm", device_asm(config.clang, "gfx942")))
+config.substitutions.append(("%clang_gfx950_asm", device_asm(config.clang, "gfx950")))
+# ROCm 6-era compilers are still common: clang-19 for gfx942 (it has no gfx950).
+if config.clang19:
+    config.available_features.add("clang19")
+    config.substitutions.append(("%clang19_gfx942_asm", device_asm(config.clang19, "gfx942")))
 config.substitutions.append(("%clang_host_obj",
     f"{config.clang} -x hip --offload-arch=gfx942 --cuda-host-only -nogpulib -O2 -Wall -Wextra -Werror "
     f"-I {runtime_include} -c"))
@@ -53,15 +59,7 @@ config.substitutions.append(("%emu_cxx",
 
 if config.have_clang:
     config.available_features.add("clang-gfx942")
-
-# gfx950 assembly through a newer LLVM (scripts/gfx950/gfx950.py; CMake's TILEC_GFX950_ASM says how): the emitted
-# .hip to LLVM IR with clang-19 here, the IR to gfx950 assembly with that LLVM.
-if config.have_clang and config.gfx950_asm:
-    config.available_features.add("gfx950-compiler")
-    gfx950_py = os.path.join(config.tilec_src_root, "scripts", "gfx950", "gfx950.py")
-    config.substitutions.append(("%gfx950_ir",
-        f"{config.python} {gfx950_py} ir --clang {config.clang} --include {runtime_include}"))
-    config.substitutions.append(("%gfx950_asm", f"{config.python} {gfx950_py} asm {config.gfx950_asm}"))
+    config.available_features.add("clang-gfx950")
 
 # tilec's in-process device compiler (--emit=asm, --emit=obj, --verify): built when Clang's libraries are installed.
 if config.have_device_compiler:

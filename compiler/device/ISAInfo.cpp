@@ -38,7 +38,7 @@ std::vector<CompiledKernel> tilec::readKernelInfo(llvm::StringRef assembly) {
     if (key == "NumVgprs") current->archVgprs = value;
     else if (key == "NumAgprs") current->agprs = value;
     else if (key == "TotalNumVgprs") current->totalVgprs = value;
-    else if (key == "NumSgprs") current->sgprs = value;
+    else if (key == "NumSgprs" || key == "TotalNumSgprs") current->sgprs = value; // LLVM 19, LLVM 22
     else if (key == "LDSByteSize") current->ldsBytes = value;
     else if (key == "ScratchSize") current->scratchBytes = value;
     else if (key == "Occupancy") current->occupancy = value;

@@ -5,8 +5,9 @@
 
 using namespace tilec;
 
-// The shape LLVM 19's AMDGPU assembly printer writes (trimmed): a function begins with a comment on its .protected
-// line, and a "; Kernel info:" block follows its end. A device function without kernel info is skipped.
+// The shape LLVM's AMDGPU assembly printer writes (trimmed): a function begins with a comment on its .protected
+// line, and a "; Kernel info:" block follows its end. A device function without kernel info is skipped. LLVM 19
+// names the SGPR count "NumSgprs" (first kernel), LLVM 22 "TotalNumSgprs" (second).
 TEST(ISAInfo, ReadsEachKernelsInfoBlock) {
   const char *assembly = R"(	.text
 	.protected	gemm_f16                ; -- Begin function gemm_f16
@@ -33,7 +34,7 @@ helper:
 copy:
                                         ; -- End function
 ; Kernel info:
-; NumSgprs: 14
+; TotalNumSgprs: 14
 ; NumVgprs: 9
 ; NumAgprs: 0
 ; TotalNumVgprs: 9
@@ -53,6 +54,7 @@ copy:
   EXPECT_EQ(kernels[0].ldsBytes, 18432u);
   EXPECT_EQ(kernels[0].occupancy, 3u);
   EXPECT_EQ(kernels[1].name, "copy");
+  EXPECT_EQ(kernels[1].sgprs, 14u);
   EXPECT_EQ(kernels[1].archVgprs, 9u);
   EXPECT_EQ(kernels[1].scratchBytes, 16u);
   EXPECT_EQ(kernels[1].occupancy, 8u);

@@ -69,7 +69,7 @@ void initializeAMDGPU() {
 /// (`ld.lld -shared --no-undefined`). lld reads and writes files, so the object goes through a temporary directory.
 bool linkCodeObject(std::string &object, std::string &messages) {
 #ifndef TILEC_WITH_LLD
-  messages += "tilec: this tilec-clang was built without lld (liblld-19-dev); --emit=obj gives the relocatable object\n";
+  messages += "tilec: this tilec-clang was built without lld (liblld-22-dev); --emit=obj gives the relocatable object\n";
   return true;
 #else
   // lld keeps global state between links; one at a time.
@@ -113,11 +113,12 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   }
   initializeAMDGPU();
   llvm::raw_string_ostream messageStream(messages);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
-  diagOptions->ShowColors = false;
-  diagOptions->ShowPresumedLoc = true; // #line directives name the .tile line (LineMap.h)
-  clang::TextDiagnosticPrinter printer(messageStream, diagOptions.get());
-  clang::DiagnosticsEngine diags(new clang::DiagnosticIDs(), diagOptions, &printer, /*ShouldOwnClient=*/false);
+  // Since Clang 21 the engine and the printer refer to options their caller owns.
+  clang::DiagnosticOptions diagOptions;
+  diagOptions.ShowColors = false;
+  diagOptions.ShowPresumedLoc = true; // #line directives name the .tile line (LineMap.h)
+  clang::TextDiagnosticPrinter printer(messageStream, diagOptions);
+  clang::DiagnosticsEngine diags(clang::DiagnosticIDs::create(), diagOptions, &printer, /*ShouldOwnClient=*/false);
 
   // The source and the HIP header stand-in live in memory, over the real file system (tilec/runtime.h, the C++
   // library headers, clang's resource directory).
@@ -153,10 +154,10 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   clang::CompilerInvocation::CreateFromArgs(*invocation, cc1->getArguments(), diags, request.clangExecutable);
   // The driver asks cc1 to leave its memory to the process's exit (-disable-free); tilec lives on, so free it.
   invocation->getFrontendOpts().DisableFree = false;
-  clang::CompilerInstance instance;
-  instance.setInvocation(invocation);
+  clang::CompilerInstance instance(invocation);
+  instance.setVirtualFileSystem(files);
   instance.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
-  instance.createFileManager(files);
+  instance.createFileManager();
   // "N warnings generated" goes with the messages, not to the process's stderr.
   instance.setVerboseOutputStream(messageStream);
   llvm::SmallString<0> bytes;

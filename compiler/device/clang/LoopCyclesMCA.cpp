@@ -63,15 +63,15 @@ int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned l
   });
   llvm::Triple triple("amdgcn-amd-amdhsa");
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple.str(), error);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) {
     message = error;
     return 1;
   }
   llvm::MCTargetOptions options;
-  std::unique_ptr<llvm::MCRegisterInfo> registers(target->createMCRegInfo(triple.str()));
-  std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, triple.str(), options));
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(target->createMCSubtargetInfo(triple.str(), request.processor, ""));
+  std::unique_ptr<llvm::MCRegisterInfo> registers(target->createMCRegInfo(triple));
+  std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, triple, options));
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(target->createMCSubtargetInfo(triple, request.processor, ""));
   std::unique_ptr<llvm::MCInstrInfo> instrInfo(target->createMCInstrInfo());
   std::unique_ptr<llvm::MCInstrAnalysis> analysis(target->createMCInstrAnalysis(instrInfo.get()));
   if (!registers || !asmInfo || !subtarget || !instrInfo || !subtarget->getSchedModel().hasInstrSchedModel()) {
@@ -119,7 +119,7 @@ int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned l
       message = "MCA cannot model an instruction: " + llvm::toString(made.takeError());
       return 1;
     }
-    postProcess->postProcessInstruction(*made, inst);
+    postProcess->postProcessInstruction(**made, inst);
     lowered.push_back(std::move(*made));
   }
   llvm::mca::CircularSourceMgr source(lowered, request.iterations);

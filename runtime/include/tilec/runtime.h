@@ -13,6 +13,12 @@
 #define TILEC_RUNTIME_H
 
 #if defined(__HIP__)
+// Older HIP headers (Debian's 5.2 among them) read the wave size from __AMDGCN_WAVEFRONT_SIZE, which clang-19
+// predefines and clang-22 no longer does. Every processor tilec compiles for (gfx942, gfx950) runs 64-lane
+// waves only, so the value is known.
+#if !defined(__AMDGCN_WAVEFRONT_SIZE)
+#define __AMDGCN_WAVEFRONT_SIZE 64
+#endif
 #include <hip/hip_runtime.h>
 #define TILEC_DEVICE __device__ inline __attribute__((always_inline))
 #elif defined(TILEC_EMULATOR)
