@@ -1,17 +1,38 @@
 #!/usr/bin/env python3
-"""K-loop benchmark: what clang-19 makes of the K loop of every gfx942 GEMM example (docs/performance.md).
+"""K-loop benchmark: what clang compiles the K loop of every GEMM example to, per target (docs/performance.md).
 
-For each example whose `target` is gfx942 and that has an `acc`: tilec emits the HIP, clang-19 compiles it for gfx942,
-and for each kernel (the vector kernel and `_unaligned`) the K loop is found in the assembly as the loop closed by a
-backward branch whose body holds the MFMAs (the innermost such loop; a prologue before it or an epilogue after it is
-not counted). Over that loop body:
+For each example with an `acc` tilec emits the HIP, clang++ (LLVM 22) compiles it device-only for the example's
+`target` (gfx942 or gfx950), and for each kernel (the vector kernel and `_unaligned`) the K loop is found in the
+assembly as the loop closed by a backward branch whose body holds the MFMAs (the innermost such loop; of several, as
+tilec's interior loop and the masked copy edge workgroups run, the one with the fewest instructions; a prologue before
+it or an epilogue after it is not counted). llvm-mca (LLVM 22, -mcpu = the target) runs that body as it is (llvm-mca 22
+reads buffer_load_*, which llvm-mca 19 crashed on). The examples compile one after another. One table per target; each
+row is one kernel's K loop:
 
   instrs       instructions (labels, comments and directives are not instructions)
-  mfma         MFMA instructions; passes = sum of each MFMA's cycles / 4 from compiler/target/MFMA.cpp (llvm-mca's unit)
+  mfma         MFMA instructions
   non/16       non-MFMA instructions per 16 MFMAs
-  cycles       llvm-mca-19 -mcpu=gfx942 cycles per iteration of the body (buffer_load_* rewritten as global_load_*,
-               which llvm-mca 19 crashes on)
-  busy         MFMA passes / cycles: the fraction of the loop the MFMA pipe is busy
+  passes       the MFMAs' true passes (1 pass = 4 clocks, llvm-mca's cycle): each MFMA's cycles / 4 from
+               compiler/target/MFMA.cpp. For gfx950's scaled v_mfma_scale_f32_{16x16x128,32x32x64}_f8f6f4 the passes
+               depend on the operand formats, read from the instruction's cbsz (A) and blgp (B) fields (0 fp8, 1 bf8,
+               2 fp6, 3 bf6, 4 fp4; a field left out of the text is 0 = fp8): the table's cycles (16 / 32, i.e. 4 / 8
+               passes) with fp6/bf6/fp4 operands only, twice that (8 / 16 passes) when A or B is fp8 or bf8, as
+               tilec::scaledCycles counts them (sources in MFMA.cpp: AMD's CDNA4 material, LLVM's SISchedule.td).
+  mca p        the passes llvm-mca charges the MFMA pipe per iteration (its resource pressure on HWXDL). Equal to
+               `passes` except for the scaled MFMAs with an fp8/bf8 operand: llvm-mca 22 charges every 32x32x64 form
+               8 passes and every 16x16x128 form 4 whatever the formats (LLVM's format-dependent scheduling class needs
+               the instruction's operands, which llvm-mca does not evaluate), half their true cost.
+  cycles       llvm-mca cycles per iteration of the body: its MFMA pipe runs at `mca p`, not at `passes`.
+  busy         passes / cycles: the fraction of the loop the MFMA pipe is busy. Where passes > mca p, llvm-mca's cycles
+               miss passes - mca p of MFMA work, and busy can come out above 1 (impossible: the pipe then bounds the
+               loop).
+  est          the loop's cycles per iteration with its MFMAs at their true passes where llvm-mca undercharges them
+               (passes > mca p; "=" elsewhere: est = cycles). llvm-mca's `cycles` hold `mca p` of MFMA pipe time; the
+               passes - mca p it misses may hide behind the rest of the loop (loads, LDS traffic, waits that llvm-mca
+               already counts and the pipe overlaps) or add to it in full, so est is a range lo-hi: lo =
+               max(cycles, passes), the conservative correction (the pipe alone needs `passes`; nothing else is
+               added), hi = cycles + passes - mca p. The MFMA busy fraction at true passes lies between passes / hi
+               and passes / lo (JSON: mfma_busy_at_true_passes).
   gload        global (or buffer) load instructions per iteration / the ideal: the bytes of the tiles written to LDS
                in the loop / 16 B per lane / workgroup size
   bar          s_barrier per iteration
@@ -20,7 +41,15 @@ not counted). Over that loop body:
   banks        LDS bank cost per access tilec emits: cycles / ideal per wave (1.0 = conflict-free), from tilec's bank
                model (compiler/analysis/LDSBanks.cpp) on the lane addresses of tilec's layouts, via `--emit=report --format=json`
 
-`--asm FILE` measures one assembly file instead (the core of the tool, tested by test/Bench/kloop.test).
+`--cross` also compiles every gfx942 example for gfx950 (tilec --offload-arch=gfx950) into the gfx950 table, marked
+"(942)". Not by default: those files name gfx942's MFMAs (for f16/bf16 the 32x32x8 and 16x16x16 forms, which gfx950
+runs at the same passes as its own 32x32x16 / 16x16x32 for half the K), so their busy column overstates their share of
+gfx950's peak, and the gfx950 examples (gemm_*_gfx950) are the designs for that target. What the cross rows do show is
+how the same tiles and MFMAs fare under tilec's gfx950 choices (160 KB of LDS: two LDS stages and one barrier per K
+step where gfx942 has one stage and two) and clang's gfx950 code generation.
+
+`--asm FILE` measures one assembly file instead (the core of the tool, tested by test/Bench/kloop.test); its target
+comes from the file's .amdgcn_target directive unless --arch names one.
 """
 import argparse
 import json
@@ -30,19 +59,42 @@ import subprocess
 import sys
 import tempfile
 
+TARGETS = ("gfx942", "gfx950")
 BRANCH = re.compile(r"^\s*(s_branch|s_cbranch_\w+)\s+(\.?\w+)")
 LABEL = re.compile(r"^(\.?[A-Za-z_$][\w$.]*):")
 MNEMONIC = re.compile(r"^\s*([a-z_][a-z0-9_]*)")
 
 
-def mfma_passes(mfma_cpp):
-    """Instruction name -> passes (cycles / 4), read from the MFMA table's rows."""
-    passes = {}
-    for m in re.finditer(r'\{"(v_mfma_\w+)",\s*"[^"]*",(?:\s*[^,]+,){8}\s*(\d+),', open(mfma_cpp).read()):
-        passes[m.group(1)] = int(m.group(2)) // 4
-    if not passes:
-        sys.exit(f"kloop: no MFMA rows found in {mfma_cpp}")
-    return passes
+class MFMATable:
+    """The MFMAs of compiler/target/MFMA.cpp: passes (cycles / 4) of the plain rows, of the scaled rows with operands
+    that are not 8-bit, and the bits of each scaled operand format code."""
+
+    def __init__(self, mfma_cpp):
+        text = open(mfma_cpp).read()
+        # kTable: name, builtin, m, n, k, A, B, C/D, kpl, acc, cycles, ...
+        self.plain = {m.group(1): int(m.group(2)) // 4
+                      for m in re.finditer(r'\{"(v_mfma_\w+)",\s*"[^"]*",(?:\s*[^,]+,){8}\s*(\d+),', text)}
+        # kScaledTable: name, builtin, intrinsic, m, n, k, kpl, acc, cycles, ...
+        self.scaled = {m.group(1): int(m.group(2)) // 4
+                       for m in re.finditer(r'\{"(v_mfma_scale_\w+)",\s*"[^"]*",\s*"[^"]*",(?:\s*\d+,){5}\s*(\d+),',
+                                            text)}
+        # kMXFormats: format, name, code, bits, ...
+        self.format_bits = {int(m.group(1)): int(m.group(2))
+                            for m in re.finditer(r'\{MXFormat::\w+,\s*"\w+",\s*(\d+),\s*(\d+),', text)}
+        if not self.plain or not self.scaled or not self.format_bits:
+            sys.exit(f"kloop: no MFMA, scaled MFMA or MX format rows found in {mfma_cpp}")
+
+    def knows(self, mnemonic):
+        return mnemonic in self.plain or mnemonic in self.scaled
+
+    def passes(self, mnemonic, ins):
+        """True passes of one MFMA instruction (its text, for the scaled forms' cbsz / blgp)."""
+        if mnemonic in self.plain:
+            return self.plain[mnemonic]
+        fields = [re.search(rf"\b{f}:(\d+)", ins) for f in ("cbsz", "blgp")]
+        a, b = (int(m.group(1)) if m else 0 for m in fields)  # a field left out of the text is 0: fp8
+        eight_bit = self.format_bits.get(a) == 8 or self.format_bits.get(b) == 8
+        return self.scaled[mnemonic] * (2 if eight_bit else 1)
 
 
 def functions(asm):
@@ -84,40 +136,41 @@ def loops(body):
 
 
 def k_loop(body):
-    """The innermost loop whose body holds an MFMA, or None."""
+    """The innermost loop whose body holds an MFMA, or None. Of several (tilec's interior K loop and the masked copy
+    edge workgroups run), the one with the fewest instructions: the interior loop, without masks."""
     candidates = []
     for start, end, label in loops(body):
-        ins = [instruction(l) for _, l in body[start:end + 1]]
-        if any(i and i.startswith("v_mfma") for i in ins):
-            candidates.append((start, end, label))
-    inner = [c for c in candidates if not any(o != c and c[0] <= o[0] and o[1] <= c[1] for o in candidates)]
-    return min(inner, key=lambda c: c[1] - c[0]) if inner else None
+        ins = [i for i in (instruction(l) for _, l in body[start:end + 1]) if i]
+        if any(i.startswith("v_mfma") for i in ins):
+            candidates.append((len(ins), start, end, label))
+    inner = [c for c in candidates if not any(o != c and c[1] <= o[1] and o[2] <= c[2] for o in candidates)]
+    return min(inner)[1:] if inner else None
 
 
-def for_mca(ins):
-    """llvm-mca 19 crashes on buffer_load_*/buffer_store_*: the same memory class as a global access."""
-    m = re.match(r"buffer_(load|store)_(\w+)\s+(v\[?[\d:]+\]?),\s*v(\d+)", ins)
-    if not m:
-        return ins
-    # The 64-bit address pair must start at an even register: the offset's register, rounded down.
-    pair = int(m.group(4)) - int(m.group(4)) % 2
-    return f"global_{m.group(1)}_{m.group(2)} {m.group(3)}, v[{pair}:{pair + 1}], off"
-
-
-def mca_cycles(body, mca, iterations=100):
+def mca_figures(body, mca, arch, iterations=100):
+    """(cycles per iteration, passes llvm-mca charges the MFMA pipe per iteration) of a loop body."""
     with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
-        f.write("\n".join(for_mca(i) for i in body) + "\n")
+        f.write("\n".join(body) + "\n")
         path = f.name
     try:
-        out = subprocess.run([mca, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", f"-iterations={iterations}", path],
-                             capture_output=True, text=True, check=True).stdout
+        done = subprocess.run([mca, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", f"-iterations={iterations}", path],
+                              capture_output=True, text=True)
     finally:
         os.unlink(path)
-    total = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1))
-    return total / iterations
+    if done.returncode:
+        sys.exit(f"kloop: {mca} -mcpu={arch} failed:\n{done.stderr}")
+    out = done.stdout
+    cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / iterations
+    # "Resources:" lists "[6]   - HWXDL"; "Resource pressure per iteration:" has a row of [i] headers, then values.
+    xdl = re.search(r"\[(\d+)\]\s+-\s+HWXDL\b", out)
+    pressure = re.search(r"Resource pressure per iteration:\n[^\n]*\n([^\n]*)", out)
+    if not xdl or not pressure:
+        sys.exit(f"kloop: no HWXDL resource pressure in {mca}'s output for {arch}")
+    value = pressure.group(1).split()[int(xdl.group(1))]
+    return cycles, 0.0 if value == "-" else float(value)
 
 
-def measure(body_lines, passes, mca=None, cycles=None):
+def measure(body_lines, table, arch, mca=None, cycles=None):
     """Figures of one kernel's K loop; None when it has no MFMA loop."""
     loop = k_loop(body_lines)
     if not loop:
@@ -125,25 +178,37 @@ def measure(body_lines, passes, mca=None, cycles=None):
     start, end, label = loop
     ins = [i for i in (instruction(l) for _, l in body_lines[start:end + 1]) if i]
     ops = [MNEMONIC.match(i).group(1) for i in ins]
-    mfmas = [o for o in ops if o.startswith("v_mfma")]
-    unknown = sorted({o for o in mfmas if o not in passes})
+    mfmas = [(o, i) for o, i in zip(ops, ins) if o.startswith("v_mfma")]
+    unknown = sorted({o for o, _ in mfmas if not table.knows(o)})
     if unknown:
         sys.exit(f"kloop: MFMA not in compiler/target/MFMA.cpp: {', '.join(unknown)}")
-    total_passes = sum(passes[o] for o in mfmas)
-    if cycles is None and mca:
-        cycles = mca_cycles(ins, mca)
+    passes = sum(table.passes(o, i) for o, i in mfmas)
+    mca_passes = None
+    if mca:
+        mca_cycles, mca_passes = mca_figures(ins, mca, arch)
+        cycles = mca_cycles if cycles is None else cycles
+    estimate = busy_range = None
+    if cycles is not None and mca_passes is not None:
+        # The MFMA work llvm-mca's cycles miss: none, or some (scaled MFMAs with an fp8/bf8 operand).
+        extra = max(passes - mca_passes, 0)
+        estimate = [round(max(cycles, float(passes)), 1), round(cycles + extra, 1)]
+        busy_range = [round(passes / estimate[1], 2), round(passes / estimate[0], 2)]
     lds = {}
     for o in ops:
         if o.startswith("ds_"):
             lds[o] = lds.get(o, 0) + 1
     return {
         "loop": f"{label} (lines {body_lines[start][0]}-{body_lines[end][0]})",
+        "arch": arch,
         "instructions": len(ins),
         "mfma": len(mfmas),
-        "mfma_passes": total_passes,
+        "mfma_passes": passes,
+        "mca_mfma_passes": mca_passes,
         "non_mfma_per_16_mfma": round((len(ins) - len(mfmas)) * 16 / len(mfmas), 1),
         "mca_cycles_per_iteration": round(cycles, 1) if cycles is not None else None,
-        "mfma_busy": round(total_passes / cycles, 2) if cycles else None,
+        "mfma_busy": round(passes / cycles, 2) if cycles else None,
+        "cycles_at_true_passes": estimate,
+        "mfma_busy_at_true_passes": busy_range,
         "global_loads": sum(1 for o in ops if re.match(r"(global|buffer)_load", o)),
         "barriers": ops.count("s_barrier"),
         "exec_branches": sum(1 for o in ops if o in ("s_cbranch_execz", "s_cbranch_execnz")),
@@ -174,44 +239,51 @@ def bank_figures(report_kernel):
 def ideal_loads(report_kernel):
     """Tile bytes written to LDS / 16 B per lane / workgroup size."""
     tiles = {t["name"]: t for t in report_kernel["tiles"]}
-    size = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "i8": 1, "fp8": 1, "bf8": 1, "u8": 1}
+    size = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "i8": 1, "fp8": 1, "bf8": 1, "u8": 1, "fp4x2": 1, "e8m0": 1,
+            "fp6x4": 3, "bf6x4": 3}
     stored = {a["tile"] for a in report_kernel.get("lds_accesses", []) if a["kind"] == "write"}
     total = sum(tiles[t]["shape"][0] * tiles[t]["shape"][1] * size[tiles[t]["dtype"]] for t in stored)
     return total / 16 / report_kernel["workgroup_size"]
 
 
-def bench_examples(args, passes):
-    rows, skipped = [], []
+def bench_example(args, table, path, arch, cross):
+    """The rows of one example compiled for arch (cross: a gfx942 example compiled for gfx950)."""
+    name = os.path.basename(path)
+    arch_flag = [f"--offload-arch={arch}"] if cross else []
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        hip, asm = os.path.join(tmp, "k.hip"), os.path.join(tmp, "k.s")
+        run([args.tilec, path, *arch_flag, "-o", hip])
+        report = json.loads(run([args.tilec, path, *arch_flag, "--emit=report", "--format=json"]))
+        run([args.clang, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-O3",
+             "-I", args.runtime_include, "-S", hip, "-o", asm])
+        fns = functions(open(asm).read())
+    for rk in report["kernels"]:
+        for kname in (rk["name"], rk["name"] + "_unaligned"):
+            if kname not in fns:
+                continue
+            fig = measure(fns[kname], table, arch, mca=args.mca)
+            if not fig:
+                continue
+            fig.update({"example": name, "kernel": kname + (" (942)" if cross else ""),
+                        "ideal_global_loads": ideal_loads(rk), "lds_banks": bank_figures(rk)})
+            rows.append(fig)
+    return rows
+
+
+def bench_examples(args, table):
+    """Target -> rows, over the examples with an accumulator (compiled one after another)."""
+    tables = {t: [] for t in args.targets}
     for name in sorted(os.listdir(args.examples)):
         path = os.path.join(args.examples, name)
         if not name.endswith(".tile") or not re.search(r"^\s*acc\s", open(path).read(), re.M):
             continue
         target = example_target(path)
-        if target != "gfx942":
-            # No assembly, but tilec's bank model needs none.
-            report = json.loads(run([args.tilec, path, "--emit=report", "--format=json"]))
-            skipped.append({"example": name, "target": target,
-                            "why": f"not measurable here: no {target} llvm-mca (LLVM 19 knows gfx942 only)",
-                            "lds_banks": bank_figures(report["kernels"][0]) if report["kernels"] else []})
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            hip, asm = os.path.join(tmp, "k.hip"), os.path.join(tmp, "k.s")
-            run([args.tilec, path, "-o", hip])
-            report = json.loads(run([args.tilec, path, "--emit=report", "--format=json"]))
-            run([args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3",
-                 "-I", args.runtime_include, "-S", hip, "-o", asm])
-            fns = functions(open(asm).read())
-        for rk in report["kernels"]:
-            for kname in (rk["name"], rk["name"] + "_unaligned"):
-                if kname not in fns:
-                    continue
-                fig = measure(fns[kname], passes, mca=args.mca)
-                if not fig:
-                    continue
-                fig.update({"example": name, "kernel": kname, "ideal_global_loads": ideal_loads(rk),
-                            "lds_banks": bank_figures(rk)})
-                rows.append(fig)
-    return rows, skipped
+        if target in tables:
+            tables[target].extend(bench_example(args, table, path, target, cross=False))
+        if args.cross and target == "gfx942" and "gfx950" in tables:
+            tables["gfx950"].extend(bench_example(args, table, path, "gfx950", cross=True))
+    return tables
 
 
 def banks_text(banks):
@@ -220,25 +292,38 @@ def banks_text(banks):
                      for b in banks)
 
 
-def print_table(rows, skipped, out):
-    head = ("kernel", "instrs", "mfma", "non/16", "cycles", "busy", "gload", "bar", "exec")
-    print(f"{head[0]:<26} {head[1]:>6} {head[2]:>4} {head[3]:>6} {head[4]:>7} {head[5]:>5} {head[6]:>7} "
-          f"{head[7]:>3} {head[8]:>4}  lds / banks (cycles / ideal per wave)", file=out)
+def fmt(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+def print_table(rows, out):
+    head = ("kernel", "instrs", "mfma", "non/16", "passes", "mca p", "cycles", "busy", "est", "gload", "bar", "exec")
+    w = max([len(head[0])] + [len(r["kernel"]) for r in rows])
+    print(f"{head[0]:<{w}} {head[1]:>6} {head[2]:>4} {head[3]:>6} {head[4]:>6} {head[5]:>5} {head[6]:>7} {head[7]:>5} "
+          f"{head[8]:>11} {head[9]:>7} {head[10]:>3} {head[11]:>4}  lds / banks (cycles / ideal per wave)", file=out)
     for r in rows:
         ideal = r.get("ideal_global_loads")
         gload = f"{r['global_loads']}/{ideal:g}" if ideal is not None else str(r["global_loads"])
-        cycles = "-" if r["mca_cycles_per_iteration"] is None else f"{r['mca_cycles_per_iteration']:.1f}"
-        busy = "-" if r["mfma_busy"] is None else f"{r['mfma_busy']:.2f}"
-        print(f"{r['kernel']:<26} {r['instructions']:>6} {r['mfma']:>4} {r['non_mfma_per_16_mfma']:>6} "
-              f"{cycles:>7} {busy:>5} {gload:>7} {r['barriers']:>3} {r['exec_branches']:>4}  "
+        est = r["cycles_at_true_passes"]
+        if est is None:
+            est_text = "-"
+        elif r["mfma_passes"] <= r["mca_mfma_passes"]:
+            est_text = "="
+        else:
+            est_text = f"{est[0]:.1f}-{est[1]:.1f}"
+        print(f"{r['kernel']:<{w}} {r['instructions']:>6} {r['mfma']:>4} {r['non_mfma_per_16_mfma']:>6} "
+              f"{r['mfma_passes']:>6} {fmt(r['mca_mfma_passes'], 'g'):>5} "
+              f"{fmt(r['mca_cycles_per_iteration'], '.1f'):>7} {fmt(r['mfma_busy'], '.2f'):>5} {est_text:>11} "
+              f"{gload:>7} {r['barriers']:>3} {r['exec_branches']:>4}  "
               + ", ".join(f"{k} x{v}" for k, v in r["lds"].items()), file=out)
         if r.get("lds_banks"):
-            print(" " * 28 + "banks: " + banks_text(r["lds_banks"]), file=out)
-        print(" " * 28 + f"loop: {r['loop']}", file=out)
-    for s in skipped:
-        print(f"{s['example']}: {s['why']}", file=out)
-        if s.get("lds_banks"):
-            print(" " * 28 + "banks: " + banks_text(s["lds_banks"]), file=out)
+            print(" " * (w + 2) + "banks: " + banks_text(r["lds_banks"]), file=out)
+        print(" " * (w + 2) + f"loop: {r['loop']}", file=out)
+
+
+def asm_arch(asm, default):
+    m = re.search(r'\.amdgcn_target\s+"[\w-]*--(gfx\w+)', asm)
+    return m.group(1) if m else default
 
 
 def main():
@@ -246,32 +331,47 @@ def main():
     root = os.path.dirname(here)
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tilec", default=os.path.join(root, "build", "tools", "tilec"))
-    p.add_argument("--clang", default="clang++-19")
-    p.add_argument("--mca", default="llvm-mca-19", help="llvm-mca binary; 'none' skips the cycle estimate")
+    p.add_argument("--clang", default="clang++-22", help="clang++ of LLVM 22 (LLVM 19 has no gfx950)")
+    p.add_argument("--mca", default="llvm-mca-22", help="llvm-mca binary of LLVM 22; 'none' skips the cycle estimate")
+    p.add_argument("--targets", default=",".join(TARGETS), help="comma-separated targets to measure (one table each)")
+    p.add_argument("--cross", action="store_true", help="also compile the gfx942 examples for gfx950 (see above)")
     p.add_argument("--examples", default=os.path.join(root, "examples"))
     p.add_argument("--runtime-include", default=os.path.join(root, "runtime", "include"))
     p.add_argument("--mfma-table", default=os.path.join(root, "compiler", "target", "MFMA.cpp"))
-    p.add_argument("--asm", help="measure the kernels of this gfx942 assembly file instead of the examples")
-    p.add_argument("--cycles", type=float, help="with --asm: cycles per iteration to use instead of llvm-mca's")
-    p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p.add_argument("--asm", help="measure the kernels of this assembly file instead of the examples")
+    p.add_argument("--arch", help="with --asm: the target (default: the file's .amdgcn_target, else gfx942)")
+    p.add_argument("--cycles", type=float,
+                   help="with --asm: cycles per iteration to use instead of llvm-mca's (its MFMA passes still count)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the tables")
     args = p.parse_args()
     if args.mca == "none":
         args.mca = None
-    passes = mfma_passes(args.mfma_table)
+    args.targets = [t for t in args.targets.split(",") if t]
+    unknown = [t for t in args.targets if t not in TARGETS]
+    if unknown:
+        sys.exit(f"kloop: unknown target {', '.join(unknown)} (known: {', '.join(TARGETS)})")
+    table = MFMATable(args.mfma_table)
     if args.asm:
-        rows, skipped = [], []
-        for name, body in sorted(functions(open(args.asm).read()).items()):
-            fig = measure(body, passes, mca=args.mca, cycles=args.cycles)
+        text = open(args.asm).read()
+        arch = args.arch or asm_arch(text, "gfx942")
+        rows = []
+        for name, body in sorted(functions(text).items()):
+            fig = measure(body, table, arch, mca=args.mca, cycles=args.cycles)
             if fig:
                 fig["kernel"] = name
                 rows.append(fig)
+        tables = {arch: rows}
     else:
-        rows, skipped = bench_examples(args, passes)
+        tables = bench_examples(args, table)
     if args.json:
-        json.dump({"kernels": rows, "not_measured": skipped}, sys.stdout, indent=2)
+        json.dump({"targets": tables}, sys.stdout, indent=2)
         print()
-    else:
-        print_table(rows, skipped, sys.stdout)
+        return
+    for n, (arch, rows) in enumerate(tables.items()):
+        tools = ", ".join(([f"--cycles {args.cycles:g}"] if args.cycles is not None else [])
+                          + ([f"{os.path.basename(args.mca)} -mcpu={arch}"] if args.mca else []))
+        print(("\n" if n else "") + f"{arch}: K loops ({tools or 'no cycle estimate'})")
+        print_table(rows, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@
 #                 <target> links the HIP runtime (libamdhip64).
 #   OPTIONS       more tilec options for every file (-Werror, -ferror-limit=N, ...)
 #
-# Needs clang as the project's C++ compiler (clang++-19 or ROCm's): emitted code uses clang's vector types and,
+# Needs clang as the project's C++ compiler (clang++-22, clang++-19 or ROCm's): emitted code uses clang's vector types and,
 # for the device, clang's HIP. Call it in the directory that creates <target>; a target's calls must all be
 # EMULATOR or all not.
 function(tilec_add_kernels target)
@@ -43,7 +43,7 @@ function(tilec_add_kernels target)
   endif()
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "tilec_add_kernels: the emitted .hip files need clang as the C++ compiler "
-                        "(-DCMAKE_CXX_COMPILER=clang++-19); this project uses ${CMAKE_CXX_COMPILER_ID}")
+                        "(-DCMAKE_CXX_COMPILER=clang++-22); this project uses ${CMAKE_CXX_COMPILER_ID}")
   endif()
   if(TILEC_OFFLOAD_ARCH AND NOT TILEC_OFFLOAD_ARCH IN_LIST Tilec_TARGETS)
     message(FATAL_ERROR "tilec_add_kernels: OFFLOAD_ARCH ${TILEC_OFFLOAD_ARCH} is not one of tilec's targets "

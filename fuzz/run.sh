@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer target: fuzz/run.sh BUILD_DIR SECONDS [more libFuzzer options]
 #
-# BUILD_DIR was configured with -DTILEC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-19 and has tilec-fuzzer built
+# BUILD_DIR was configured with -DTILEC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-22 and has tilec-fuzzer built
 # (scripts/test.sh builds build-asan this way). SECONDS bounds the run (-max_total_time; 0: until stopped). The seeds
 # are collected afresh from examples/ and test/ into BUILD_DIR/fuzz/seeds; what the fuzzer finds that adds coverage
 # goes to BUILD_DIR/fuzz/corpus (kept between runs), a crash, leak, UB report or timeout to BUILD_DIR/fuzz/artifacts/

@@ -5,11 +5,12 @@ packages=(
   cmake ninja-build g++ python3
   make pkgconf                            # test/Package: a plain Makefile and pkg-config against the installed tilec
   antlr4 libantlr4-runtime-dev            # the ANTLR tool (generates the parser at build time) and its C++ runtime
-  llvm-19-dev llvm-19-tools               # LLVM Support (SourceMgr, cl, JSON); lit and FileCheck
-  clang-19 clang-tools-19 lld-19          # compiles the emitted HIP for gfx942 in the ISA tests
-  libclang-cpp19-dev libclang-19-dev      # Clang's libraries: tilec's in-process device compiler (--emit=asm, --verify)
-  liblld-19-dev                           # lld's ELF linker: --emit=obj links a code object (.hsaco) in process
-  libclang-rt-19-dev                      # compiler-rt builtins (f32 -> bf16) for emulator builds
+  llvm-22-dev llvm-22-tools               # LLVM Support (SourceMgr, cl, JSON); lit, FileCheck and llvm-mca (gfx942, gfx950)
+  clang-22 clang-tools-22 lld-22          # compiles the emitted HIP for gfx942 and gfx950 in the tests
+  libclang-cpp22-dev libclang-22-dev      # Clang's libraries: tilec's in-process device compiler (--emit=asm, --verify)
+  liblld-22-dev                           # lld's ELF linker: --emit=obj links a code object (.hsaco) in process
+  libclang-rt-22-dev                      # compiler-rt builtins (f32 -> bf16) for emulator and sanitizer builds
+  clang-19                                # ROCm 6-era users' compiler: the emitted HIP must compile with it (gfx942)
   libamdhip64-dev                         # HIP headers and runtime for the host launchers
   libgtest-dev googletest libbenchmark-dev
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, builds and runs every test; ends with one line "tests: N passed, N failed, N skipped" over all of:
 #   1. the lit suites and unit tests against the normal build (build/, g++);
-#   2. the same suites against an ASan + UBSan build (build-asan/, clang++-19, -fno-sanitize-recover=all), whose
+#   2. the same suites against an ASan + UBSan build (build-asan/, clang++-22, -fno-sanitize-recover=all), whose
 #      emulator test programs are sanitized too;
 #   3. the libFuzzer target (build-asan/fuzz/tilec-fuzzer) for 60 s (TILEC_FUZZ_SECONDS), counted as one test;
 #   4. the library's tests (every example on 8 threads x 50 rounds against the sequential output) under
@@ -11,11 +11,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || exit 1
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19 -DTILEC_FUZZ=ON \
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-22 -DTILEC_FUZZ=ON \
   >/dev/null || exit 1
 cmake --build build-asan --target tilec tilec-unittests tilec-fuzzer || exit 1
 
-lit="python3 /usr/lib/llvm-19/build/utils/lit/lit.py"
+lit="python3 /usr/lib/llvm-22/bin/lit"
 log=$(mktemp)
 status=0
 echo "== lit and unit tests: build/"
@@ -51,7 +51,7 @@ one_test "fuzz (${seconds} s, no crash, leak, UB or timeout; a reproducer goes t
 
 echo "== the library on many threads under ThreadSanitizer: build-tsan/"
 tsan() {
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19 -DTILEC_TSAN=ON \
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-22 -DTILEC_TSAN=ON \
     >/dev/null && cmake --build build-tsan --target tilec-unittests >/dev/null &&
     TSAN_OPTIONS=halt_on_error=1 build-tsan/test/tilec-unittests --gtest_filter='Library.*'
 }

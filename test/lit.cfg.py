@@ -32,6 +32,8 @@ config.substitutions.append(("%clang_gfx950_asm", device_asm(config.clang, "gfx9
 if config.clang19:
     config.available_features.add("clang19")
     config.substitutions.append(("%clang19_gfx942_asm", device_asm(config.clang19, "gfx942")))
+# The clang-19 argument of a script that takes it optionally.
+config.substitutions.append(("%clang19_or_none", config.clang19))
 config.substitutions.append(("%clang_host_obj",
     f"{config.clang} -x hip --offload-arch=gfx942 --cuda-host-only -nogpulib -O2 -Wall -Wextra -Werror "
     f"-I {runtime_include} -c"))

@@ -375,10 +375,13 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                  "masked steps (8)", f->var, accesses),
          2 * accesses + 8);
     // A scaled mma's scales of the next step are prefetched too, one byte load per fragment and instruction K step.
-    // gfx950 compiler (Triton's LLVM) on the MX examples: gemm_mxfp8_gfx950 244 VGPR+AGPR, gemm_mxfp4_gfx950 208,
-    // the 16x16x128 fp8 x bf8 form 232; modelled 207, 183, 207 without these addresses, 223, 199, 223 with them.
+    // LLVM 22 keeps no address for them where the operands are 8- or 4-bit: it addresses each from the tensor's base
+    // with an offset (gfx950: gemm_mxfp8_gfx950 200 VGPRs, gemm_mxfp4_gfx950 162, gemm_mxfp8_fp4_gfx950 184;
+    // modelled 199, 175, 189 without a 64-bit address per scale load, 215, 191, 205 with them). With a 6-bit
+    // operand (12-byte loads) it does: gemm_mxfp6_gfx950 156, gemm_mxfp6_kn_gfx950 161; modelled 147 and 149 with
+    // the addresses, 139 and 141 without.
     for (const ir::MMA *m : f->plan->mmas)
-      if (m->scaleA) {
+      if (m->scaleA && (valueBits(m->a->dtype) == 6 || valueBits(m->b->dtype) == 6)) {
         unsigned loads = m->k / m->acc->instr->k * (m->acc->blocksY() + m->acc->blocksX());
         vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per scale load ({1} x 2)",
                      m->acc->name, loads),
@@ -538,36 +541,14 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
 } // namespace
 
 ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
-  // Where the MFMA accumulators live is the compiler's choice, made once per kernel from its VGPR budget (LLVM's
-  // SIMachineFunctionInfo, MayNeedAGPRs, from LLVM 19 to the gfx950 compiler measured here): a kernel that cannot
-  // need AGPRs (no inline asm names them, no calls; its attributor proves it for every tilec kernel) gets the VGPR
-  // form of every MFMA wherever a lane has at most the ArchVGPRs it can address (256) at the fewest waves per SIMD
-  // the kernel is held to: those its workgroup needs, or those amdgpu_waves_per_eu asks. Otherwise the AGPR form.
-  // On gfx942 (clang-19, nothing asked) that is the workgroup's waves: more than 4 waves (2 per SIMD, 256 a lane)
-  // keep the accumulators in ArchVGPRs; on gfx950 the asked waves decide (the model's occupancy, 2 or more for all
-  // but the largest kernels). Both estimates are made, and each is consistent where the waves it is held to leave
-  // a lane 256 VGPRs or fewer (the VGPR form) or more (the AGPR form):
-  // - The VGPR-form estimate held to 2 or more waves: the VGPR form. That includes a kernel whose AGPR-form estimate
-  //   would hold it to 1 wave where the asked waves follow the estimate (gfx950): asked for 1, the compiler would
-  //   take the AGPR form, asked for 2 the VGPR form, and the kernel gets the one with more waves
-  //   (gemm_fp8_256x128_unaligned on gfx950: its AGPR form reads the 128 accumulator values into ArchVGPRs for the
-  //   element stores at row ends, 268 and 1 wave, the compiler asked for 1 wave 300; its VGPR form does not, 229
-  //   (232 aligned) and 2 waves, the compiler asked for 2 waves 232, no scratch). On gfx942 the held waves are the
-  //   workgroup's whatever the estimate, and the two forms are decided alike.
-  // - The AGPR-form estimate held to 1 wave and the VGPR-form one too: the AGPR form.
-  // - The AGPR-form estimate held to 2 or more waves but the VGPR-form one to 1 (an epilogue-operand floor that only
-  //   the ArchVGPR form has, for a single K step read group by group, KLoopResources.h): the kernel is asked for 1
-  //   wave and the compiler takes the AGPR form; the accumulators are said to be in AGPRs, and the larger estimate
-  //   is kept (asked for 2 waves on the smaller one, the compiler would take the VGPR form and might spill).
-  // (LLVM since llvm/llvm-project#159493, September 2025, selects the VGPR form by default, at 1 wave too wherever
-  // 256 VGPRs suffice; the gfx950 compiler measured here predates it.)
-  ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
-  if (k.accs.empty()) return agprForm;
-  auto held = [&](const ResourceEstimate &r) { return wavesHeldTo(t, r.resources(k.workgroupSize)); };
-  bool agprFormHeldToOne = vgprsAtWaves(t, held(agprForm)) > t.maxArchVgprs;
+  // Where the MFMA accumulators live is the compiler's choice. LLVM 22, on gfx942 and gfx950 alike, selects the VGPR
+  // form of every MFMA (accumulators in ArchVGPRs) and rewrites a kernel to the AGPR form only where its ArchVGPRs
+  // would not fit the 256 a lane can address (llvm/llvm-project#159493 and the AGPR rewrite after it; measured on the
+  // examples: gemm_f16 on gfx942, 154 ArchVGPRs and no AGPRs where LLVM 19 took 90 + 64; gemm_f16_256x256, whose
+  // 256 accumulator values cannot fit beside its fragments, in AGPRs). The model does the same: the VGPR-form
+  // estimate where it fits 256 ArchVGPRs, the AGPR-form one otherwise.
   ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
-  e.wavesHeldTo = held(e);
-  e.accumulatorsInAgprs = vgprsAtWaves(t, e.wavesHeldTo) > t.maxArchVgprs;
-  if (agprFormHeldToOne && e.accumulatorsInAgprs) return agprForm;
+  if (!k.accs.empty() && e.archVgprs + e.agprs > t.maxArchVgprs) e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
+  e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
   return e;
 }

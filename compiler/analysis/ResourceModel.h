@@ -37,12 +37,14 @@ struct ResourceEstimate {
   std::vector<ResourceItem> vgprItems, agprItems, sgprItems, ldsItems;
   unsigned archVgprs = 0, agprs = 0, sgprs = 0, ldsBytes = 0;
   /// Where the compiler keeps the MFMA accumulators (estimateResources says why): in AGPRs, or in ArchVGPRs with
-  /// the VGPR form of the MFMAs, the kernel being held to `wavesHeldTo` waves per SIMD (256 VGPRs a lane or fewer).
-  /// The accumulator items stay in agprItems either way: the unified file counts them alike.
+  /// the VGPR form of the MFMAs. The accumulator items stay in agprItems and `agprs` either way (the report lists
+  /// them apart); resources() adds them to the ArchVGPRs in the VGPR form, as the compiler counts them.
   bool accumulatorsInAgprs = true;
+  /// The fewest waves per SIMD the kernel is held to (its workgroup's, or those amdgpu_waves_per_eu asks).
   unsigned wavesHeldTo = 0;
 
   KernelResources resources(unsigned workgroupSize) const {
+    if (!accumulatorsInAgprs) return {archVgprs + agprs, 0, sgprs, ldsBytes, workgroupSize};
     return {archVgprs, agprs, sgprs, ldsBytes, workgroupSize};
   }
 };

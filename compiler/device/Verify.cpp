@@ -92,10 +92,12 @@ Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t
   cmp.compilerOccupancy =
       computeOccupancy(t, {c.archVgprs, c.agprs, explicitSgprs, c.ldsBytes, k.workgroupSize});
   const ResourceEstimate &m = cmp.model;
+  // In the VGPR form of the MFMAs the model's accumulators count among its ArchVGPRs, as the compiler's do.
+  KernelResources r = m.resources(k.workgroupSize);
   cmp.rows = {
-      {"ArchVGPRs per lane", "arch_vgprs", m.archVgprs, c.archVgprs},
-      {"AGPRs per lane", "agprs", m.agprs, c.agprs},
-      {"VGPR file per lane (ArchVGPRs to 4 + AGPRs)", "total_vgprs", unifiedVgprs(m.archVgprs, m.agprs),
+      {"ArchVGPRs per lane", "arch_vgprs", r.archVgprs, c.archVgprs},
+      {"AGPRs per lane", "agprs", r.agprs, c.agprs},
+      {"VGPR file per lane (ArchVGPRs to 4 + AGPRs)", "total_vgprs", unifiedVgprs(r.archVgprs, r.agprs),
        c.totalVgprs},
       {"SGPRs per wave (with the reserved ones)", "sgprs", m.sgprs + t.reservedSgprs, c.sgprs},
       {"LDS bytes per workgroup", "lds_bytes", m.ldsBytes, c.ldsBytes},
@@ -179,11 +181,12 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
 /// The policy: scratch is an error unless allowed, LDS must be equal, an occupancy difference is a warning.
 void judge(const Comparison &c, const VerifyOptions &options, DiagnosticEngine &diags) {
   const CompiledKernel &k = c.compiler;
+  KernelResources model = c.model.resources(c.kernel->workgroupSize);
   if (k.scratchBytes && !options.allowSpills)
     diags.error(c.kernel->loc,
                 formatv("kernel '{0}' spills: the compiler allocated {1} bytes of scratch per lane with {2} "
                         "ArchVGPRs and {3} AGPRs (the model: {4} + {5}); --allow-spills accepts it",
-                        c.name, k.scratchBytes, k.archVgprs, k.agprs, c.model.archVgprs, c.model.agprs));
+                        c.name, k.scratchBytes, k.archVgprs, k.agprs, model.archVgprs, model.agprs));
   if (k.ldsBytes != c.model.ldsBytes)
     diags.error(c.kernel->loc, formatv("kernel '{0}': the compiler allocated {1} bytes of LDS, the model {2}; "
                                        "they must be equal",

@@ -367,10 +367,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       printItems("AGPRs per lane", e.agprs, e.agprItems, os);
     } else {
       printItems("accumulators per lane, in ArchVGPRs", e.agprs, e.agprItems, os);
-      os << formatv("      (the compiler selects the VGPR form of the MFMAs: held to {0} waves per SIMD, a lane has "
-                    "{1} VGPRs, within the {2} ArchVGPRs it addresses; the occupancy below adds them as before: one "
-                    "file holds both)\n",
-                    e.wavesHeldTo, vgprsAtWaves(t, e.wavesHeldTo), t.maxArchVgprs);
+      os << formatv("      (the VGPR form of the MFMAs, as LLVM 22 selects it: {0} + {1} = {2} ArchVGPRs, within the {3} a "
+                    "lane addresses)\n",
+                    e.archVgprs, e.agprs, e.archVgprs + e.agprs, t.maxArchVgprs);
     }
     printItems("SGPRs per wave", e.sgprs, e.sgprItems, os);
     printItems("LDS bytes per workgroup", e.ldsBytes, e.ldsItems, os);

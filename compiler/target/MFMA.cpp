@@ -55,6 +55,21 @@ const MXFormatInfo kMXFormats[] = {
 };
 
 // Cycles: 16x16x128 is 65536 FLOP per SIMD; at 16 cycles MI355X peaks at MXFP4's 10.1 PFLOP/s, at 32 at MXFP8's 5.0.
+// The rows hold the cycles with fp6/bf6/fp4 operands only (16x16x128: 16 = 4 passes, 32x32x64: 32 = 8 passes);
+// scaledCycles doubles them when A (cbsz) or B (blgp) is fp8 or bf8 (16x16x128: 32 = 8 passes, 32x32x64: 64 = 16).
+// Sources, all agreeing:
+// - AMD's "Matrix Core Programming on AMD CDNA3 and CDNA4 architecture" (ROCm Blogs,
+//   https://rocm.blogs.amd.com/software-tools-optimization/matrix-cores-cdna/README.html, pointing to chapter 7 of the
+//   CDNA4 ISA guide), MFMA table: "FP32 <- FP8/FP6/FP4 | 16x16x128 | 16 or 32 | ... Larger cycle count if either
+//   matrix A or B is FP8", "32x32x64 | 32 or 64"; the same rows for MXFP8/MXFP6/MXFP4 (the scaled forms).
+// - LLVM's SISchedule.td (llvm/llvm-project main, SIDPGFX950FullSpeedModel): "If either matrix format is f8, the
+//   instruction takes 2x as many cycles. TODO: This isn't reflected in MCA." with PredIsF8_MFMA_SCALE (cbsz or blgp
+//   <= MFMAScaleFormats::FP8_E5M2, i.e. fp8 or bf8) selecting Write8PassMAI / Write16PassMAI for
+//   ^V_MFMA(_SCALE)?_.32_16X16X128_F8F6F4 / _32X32X64_F8F6F4, else Write4PassMAI / Write8PassMAI. llvm-mca does not
+//   evaluate that predicate: llvm-mca 22 charges 4 / 8 passes whatever the formats (bench/kloop.py shows both).
+// - AMD's rocRoller (ROCm/rocm-libraries, shared/rocroller/GPUArchitectureGenerator/include/GPUArchitectureGenerator/
+//   GPUArchitectureGenerator_defs.hpp): "if (either matrix is F8) -> 8 passes else() -> 4 passes" (16x16x128) and
+//   "-> 16 passes else() -> 8 passes" (32x32x64), its table keeping the smaller figure.
 const ScaledMFMAInstr kScaledTable[] = {
   // name                                builtin                                             intrinsic                                      m   n    k  kpl acc cyc  archs    C/D
   {"v_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4", 16, 16, 128, 32,  4, 16, kGfx950, "tilec::f32x4"},

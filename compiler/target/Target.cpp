@@ -73,7 +73,7 @@ static const Target kTargets[] = {
      /*hbmGBPerSecond=*/5300, /*ldsBankBytes=*/4, kLdsGfx942, /*globalLoadLatency=*/80,
      /*ldsTransposeRead16=*/false, /*ldsTransposeRead8=*/false, /*ldsTransposeRead4=*/false,
      /*ldsTransposeRead6=*/false, /*occupancyHint=*/false, /*capsScheduledStep=*/false, /*mmaElementPathCap=*/0,
-     /*elementPathVgprs=*/4},
+     /*elementPathVgprs=*/8},
     {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,

@@ -100,10 +100,9 @@ struct Target {
   /// the model over by more than 10% 41 -> 24, under 1 -> 2; the 67 in the AGPR form keep the cap).
   unsigned mmaElementPathCap;
   /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
-  /// as this target's compiler allocates them. gfx942 (clang-19): 0 to 7 more than the vector kernel on seed 1 of
-  /// test/Differential, 4 or 5 in most. gfx950 (Triton's LLVM, which does the same for gfx942 code): copy_f16 14 ->
-  /// 24, axpy_f32 20 -> 28, scale_cast_bf16 24 -> 32; with a reduction 2 or 3 (softmax_f32 35 -> 38), where the
-  /// model keeps 4.
+  /// as this target's compiler allocates them. LLVM 22, alike on both targets: copy_f16 14 -> 20, axpy_f32 20 -> 30,
+  /// scale_cast_bf16 24 -> 34 (gfx942 and gfx950); with a reduction 2 or 3 (softmax_f32 35 -> 38), where the model
+  /// keeps 4. (clang-19 took 0 to 7 more on gfx942, 4 or 5 in most, on seed 1 of test/Differential.)
   unsigned elementPathVgprs;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).

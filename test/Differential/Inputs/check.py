@@ -3,17 +3,17 @@
 
   (a) tilec accepts it, or rejects it (exit 1) with located diagnostics (`file:line:col: error:`, the source line, a
       caret) whose stated arithmetic is true and which agree with gen.py's own reading of the documented rules;
-  (b) gfx942: the emitted HIP compiles with clang-19 (the ISA tests' flags, -Wall -Wextra -Werror) with zero scratch;
+  (b) gfx942: the emitted HIP compiles with clang-22 (the ISA tests' flags, -Wall -Wextra -Werror) with zero scratch;
   (c) gfx942: the resource model is not under clang by more than 10% nor off by a factor of 2
       (test/ISA/Inputs/compare_resources.py) and tilec's reported occupancy equals the one computed here from clang's
-      metadata with shared/facts/occupancy.md's formula; with --gfx950-asm, gfx950 configurations likewise against
-      the gfx950 compiler (gfx950_oracle.py);
+      metadata with shared/facts/occupancy.md's formula; with --gfx950, gfx950 configurations likewise against
+      clang-22 for gfx950 (gfx950_oracle.py);
   (d) the emitted file runs on the CPU emulator, for sizes with tails and misaligned pointers, and its results equal
       a reference computed here (numerics.py: the formats from their definitions, arithmetic in double).
 
 usage: check.py --tilec T --clang C --src ROOT --work DIR SEED COUNT [--start I | --only I,J,..]
                 [--emulate all|none|EVERY] [--no-clang] [--jobs J] [--results FILE] [--known CLASS|NAME:CLASS,..] [--keep]
-                [--quiet] [--break-reference] [--clang-cache DIR] [--gfx950-asm "--cache DIR"]
+                [--quiet] [--break-reference] [--clang-cache DIR] [--gfx950]
 Prints one line per configuration and a summary; exit status 1 when any check fails.
 """
 import argparse
@@ -289,9 +289,9 @@ def emulate(cfg, args, workdir, hip_path, failures, info):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# (b), (c): clang-19 for gfx942.
+# (b), (c): clang-22 for gfx942 (and gfx950, gfx950_oracle.py).
 
-def clang_cache_path(args, hip_path):
+def clang_cache_path(args, hip_path, arch="gfx942"):
     """--clang-cache: where clang's assembly for this HIP file is kept. The key is the file without its comment lines
     (tilec's comments quote the model's figures, which do not change the code), the clang version and the runtime
     headers, so a rerun after a change of the resource model alone compiles nothing again."""
@@ -304,7 +304,7 @@ def clang_cache_path(args, hip_path):
             h.update(name.encode() + open(os.path.join(inc, name), "rb").read())
         args.cache_salt = h.hexdigest()
     code = re.sub(rb"(?m)^\s*//.*\n", b"", open(hip_path, "rb").read())
-    key = hashlib.sha1(args.cache_salt.encode() + code).hexdigest()
+    key = hashlib.sha1(args.cache_salt.encode() + arch.encode() + code).hexdigest()
     os.makedirs(args.clang_cache, exist_ok=True)
     return os.path.join(args.clang_cache, key + ".s")
 
@@ -331,25 +331,33 @@ def each_kernel(report, meta, target, failures, missing_class):
                 failures.append((missing_class, [kk["name"]]))
                 continue
             mr = kk["resources"]
-            mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
+            if mr.get("accumulators_in") == "arch_vgprs":  # the VGPR form of the MFMAs: one ArchVGPR count
+                mtotal = mr["vgprs"] + mr["agprs"]
+            else:
+                mtotal = (mr["vgprs"] + 3) // 4 * 4 + mr["agprs"] if mr["agprs"] else mr["vgprs"]
             occ = occupancy(target, m["vgpr_count"], m["sgpr_count"], m["group_segment_fixed_size"],
                             k["workgroup_size"])
             yield k, kk, m, mtotal, occ, kk["occupancy"]["waves_per_simd"]
 
 
-def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, tilec_err):
-    asm = os.path.join(workdir, "k.s")
-    cmd = [args.clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-O3", "-Wall",
+def compile_device(args, hip_path, arch, asm):
+    """The emitted HIP to ARCH assembly with clang (-Wall -Wextra -Werror), through --clang-cache: (status, stderr)."""
+    cmd = [args.clang, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-O3", "-Wall",
            "-Wextra", "-Werror", "-I", os.path.join(args.src, "runtime", "include"), "-S", hip_path, "-o", asm]
-    cached = clang_cache_path(args, hip_path)
+    cached = clang_cache_path(args, hip_path, arch)
     if cached and os.path.exists(cached):
         shutil.copyfile(cached, asm)
-        rc, err = 0, ""
-    else:
-        rc, _, err = run(cmd, 300)
-        if cached and rc == 0 and not err.strip():
-            shutil.copyfile(asm, cached + ".tmp")
-            os.replace(cached + ".tmp", cached)
+        return 0, ""
+    rc, _, err = run(cmd, 300)
+    if cached and rc == 0 and not err.strip():
+        shutil.copyfile(asm, cached + ".tmp")
+        os.replace(cached + ".tmp", cached)
+    return rc, err
+
+
+def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, tilec_err):
+    asm = os.path.join(workdir, "k.s")
+    rc, err = compile_device(args, hip_path, "gfx942", asm)
     if rc != 0:
         failures.append(("clang-error", (err or "timeout").strip().splitlines()[:4]))
         return
@@ -489,8 +497,8 @@ def check_one(cfg, args):
                 failures.append(("mfma-choice", [f"emitted {sorted(used)}, expected {sorted(want)}"]))
         if report is not None and cfg["target"] == "gfx942" and not args.no_clang:
             clang_checks(cfg, args, workdir, hip, report, failures, info, warned, err)
-        if report is not None and cfg["target"] == "gfx950" and args.gfx950_asm:
-            gfx950_oracle.check(args, workdir, hip, report, failures, info, run, each_kernel)
+        if report is not None and cfg["target"] == "gfx950" and args.gfx950:
+            gfx950_oracle.check(args, workdir, hip, report, failures, info, compile_device, each_kernel)
         if args.emulate_this(cfg):
             emulate(cfg, args, workdir, hip, failures, info)
             result["emulated"] = True
@@ -517,7 +525,7 @@ def main():
     p.add_argument("count", type=int)
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--tilec", required=True)
-    p.add_argument("--clang", default="clang++-19")
+    p.add_argument("--clang", default="clang++-22")
     p.add_argument("--src", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--emulate", default="all", help="all, none, or N: every configuration whose index is a multiple "
@@ -534,8 +542,8 @@ def main():
                    help="comma-separated failure classes (CLASS, or NAME:CLASS for one configuration) reported but "
                         "not failed")
     p.add_argument("--clang-cache", help="folder keeping clang's assembly per emitted file (comments aside), for reruns")
-    p.add_argument("--gfx950-asm", help="gfx950 configurations: compile for gfx950 with scripts/gfx950/gfx950.py asm "
-                                        "and these options (e.g. \"--cache DIR\") and check its resources")
+    p.add_argument("--gfx950", action="store_true",
+                   help="gfx950 configurations: compile for gfx950 with --clang and check their resources")
     args = p.parse_args()
     args.compare_resources = load_compare_resources(args.src)
     args.known = set(filter(None, args.known.split(",")))

@@ -1,28 +1,18 @@
-"""Oracle (c) of the differential tester against the gfx950 compiler (check.py --gfx950-asm): the gfx950
-configurations' HIP through scripts/gfx950/gfx950.py, then scratch, registers and occupancy against the model
-(docs/differential-testing.md, "gfx950 against the gfx950 compiler")."""
+"""Oracle (c) of the differential tester for gfx950 (check.py --gfx950): the gfx950 configurations' HIP compiled by
+clang-22 for gfx950, then scratch, registers and occupancy against the model (docs/differential-testing.md, "gfx950
+against the compiler")."""
 import os
-import shlex
-import sys
 
 
-def check(args, workdir, hip_path, report, failures, info, run, each_kernel):
-    """check.py --gfx950-asm (`run` and `each_kernel` are check.py's): the gfx950 configuration's HIP through
-    scripts/gfx950/gfx950.py (clang-19 to IR here, the IR to gfx950 assembly by a newer LLVM, usually through a
-    --cache filled on another machine; docs/gfx950.md), then the oracles of (c) against that compiler: no scratch
-    outside the register edge, the model not under it by more than 10%, the same occupancy (classes gfx950-scratch,
-    gfx950-model-under, gfx950-occupancy). An assembly not in the cache yet is counted as missing, not failed: its
-    IR is then in the cache, to be compiled where that LLVM is."""
-    g = os.path.join(args.src, "scripts", "gfx950", "gfx950.py")
-    ll, asm = os.path.join(workdir, "k950.ll"), os.path.join(workdir, "k950.s")
-    rc, _, err = run([sys.executable, g, "ir", hip_path, "-o", ll, "--clang", args.clang,
-                      "--include", os.path.join(args.src, "runtime", "include")], 300)
-    if rc != 0:
-        failures.append(("gfx950-ir", (err or "timeout").strip().splitlines()[:3]))
-        return
-    rc, _, err = run([sys.executable, g, "asm", *shlex.split(args.gfx950_asm), ll, "-o", asm], 300)
-    if rc != 0:
-        info["gfx950"] = "missing"
+def check(args, workdir, hip_path, report, failures, info, compile_device, each_kernel):
+    """check.py --gfx950 (`compile_device` and `each_kernel` are check.py's): the configuration's HIP compiled for
+    gfx950 (-Wall -Wextra -Werror), then the oracles of (c) against that compiler: no scratch outside the register
+    edge, the model not under it by more than 10%, the same occupancy (classes gfx950-scratch, gfx950-model-under,
+    gfx950-occupancy); a compile error or warning is class gfx950-clang-error."""
+    asm = os.path.join(workdir, "k950.s")
+    rc, err = compile_device(args, hip_path, "gfx950", asm)
+    if rc != 0 or err.strip():
+        failures.append(("gfx950-clang-error", (err or "timeout").strip().splitlines()[:4]))
         return
     meta = args.compare_resources.metadata(open(asm).read())
     info["gfx950"] = {}
@@ -47,14 +37,12 @@ def summary_line(accepted):
     if not g950:
         return None
     kern = [k for r in g950 if isinstance(r["info"]["gfx950"], dict) for k in r["info"]["gfx950"].values()]
-    missing = sum(1 for r in g950 if r["info"]["gfx950"] == "missing")
     within = sum(1 for k in kern
                  if k["vgpr"] * 100 <= k["model_total"] * 110 and k["model_total"] * 100 <= k["vgpr"] * 110)
     over = sum(1 for k in kern if k["model_total"] * 100 > k["vgpr"] * 110)
     under = sum(1 for k in kern if k["vgpr"] * 100 > k["model_total"] * 110)
     scratch = sum(1 for k in kern if k["scratch"])
     at_edge = sum(1 for k in kern if k["scratch"] and k["edge"])
-    return (f"gfx950 compiler (--gfx950-asm): {missing} configurations not compiled yet (IR left in the cache); "
-            f"{len(kern)} kernels compiled: occupancy equal {sum(1 for k in kern if k['occ'] == k['model_occ'])}, "
+    return (f"gfx950 (--gfx950, clang-22): {len(kern)} kernels compiled: occupancy equal {sum(1 for k in kern if k['occ'] == k['model_occ'])}, "
             f"VGPR+AGPR within 10% either way {within}, model more than 10% over {over}, more than 10% under {under}, "
             f"with scratch {scratch} ({at_edge} of them at the register edge)")

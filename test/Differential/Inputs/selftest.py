@@ -6,7 +6,7 @@
   gen: the documented examples of docs/language.md ("vec auto" on f16[32, 32] over 256 threads picks 4, f16[60, 64]
   falls back to vec 1, the default block_raked wave grids);
   gfx950 oracle (gfx950_oracle.py): each of its classes on made-up compiler metadata, with no compiler (the oracle
-  itself runs only where a gfx950 compiler or a filled cache is); the MX formats' values and packing (numerics.py).
+  itself runs with check.py --gfx950); the MX formats' values and packing (numerics.py).
 Prints one line per check and exits 1 if any fails.
 """
 import os
@@ -83,28 +83,27 @@ expect("X0 divides 64", gen.tile_problem("f32", 16, 48, "thread_raked", 4, 64, N
 
 def gfx950_classes(model_vgprs, model_occ, asm_vgprs, scratch=0, edge=False, compiled=True):
     """The failure classes gfx950_oracle.check gives one 256-thread kernel whose model says `model_vgprs` ArchVGPRs
-    (no AGPRs) and `model_occ` waves, when the compiler's metadata says `asm_vgprs` and `scratch` bytes; "missing"
-    when the assembly is not compiled yet."""
+    (no AGPRs) and `model_occ` waves, when the compiler's metadata says `asm_vgprs` and `scratch` bytes, or when
+    the compile fails (not `compiled`)."""
     report = {"kernels": [{"name": "k", "workgroup_size": 256, "resources": {"vgprs": model_vgprs, "agprs": 0},
                            "occupancy": {"waves_per_simd": model_occ}, "register_edge": {"near": edge}}]}
     asm = ("amdhsa.kernels:\n  - .agpr_count: 0\n    .group_segment_fixed_size: 0\n    .name:           k\n"
            f"    .private_segment_fixed_size: {scratch}\n    .sgpr_count: 20\n    .vgpr_count: {asm_vgprs}\n")
 
-    def fake_run(cmd, timeout):  # gfx950.py ir, then gfx950.py asm (fails: not in the cache)
-        if cmd[2] == "asm":
-            if not compiled:
-                return 1, "", "not in the cache"
-            with open(cmd[cmd.index("-o") + 1], "w") as f:
-                f.write(asm)
-        return 0, "", ""
+    def fake_compile(args, hip_path, arch, out):  # check.compile_device without a compiler
+        assert arch == "gfx950"
+        if not compiled:
+            return 1, "error: a made-up compile error"
+        with open(out, "w") as f:
+            f.write(asm)
+        return 0, ""
 
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-    args = types.SimpleNamespace(src=root, clang="clang++-19", gfx950_asm="--cache unused",
-                                 compare_resources=check.load_compare_resources(root))
+    args = types.SimpleNamespace(src=root, clang="clang++-22", compare_resources=check.load_compare_resources(root))
     failures, info = [], {}
     with tempfile.TemporaryDirectory() as work:
-        gfx950_oracle.check(args, work, "k.hip", report, failures, info, fake_run, check.each_kernel)
-    return "missing" if info.get("gfx950") == "missing" else sorted(f[0] for f in failures)
+        gfx950_oracle.check(args, work, "k.hip", report, failures, info, fake_compile, check.each_kernel)
+    return sorted(f[0] for f in failures)
 
 
 # 512 VGPRs per SIMD lane on gfx950: 128 per lane give 4 waves, 120 too (granule 8).
@@ -113,5 +112,5 @@ expect("gfx950 oracle: model under", gfx950_classes(100, 4, 128), ["gfx950-model
 expect("gfx950 oracle: occupancy", gfx950_classes(120, 5, 128), ["gfx950-occupancy"])
 expect("gfx950 oracle: scratch", gfx950_classes(120, 4, 128, scratch=64), ["gfx950-scratch"])
 expect("gfx950 oracle: scratch at the edge", gfx950_classes(120, 4, 128, scratch=64, edge=True), [])
-expect("gfx950 oracle: not compiled yet", gfx950_classes(120, 4, 128, compiled=False), "missing")
+expect("gfx950 oracle: compile error", gfx950_classes(120, 4, 128, compiled=False), ["gfx950-clang-error"])
 sys.exit(1 if failed else 0)
