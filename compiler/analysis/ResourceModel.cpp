@@ -547,7 +547,8 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // examples: gemm_f16 on gfx942, 154 ArchVGPRs and no AGPRs where LLVM 19 took 90 + 64; gemm_f16_256x256, whose
   // 256 accumulator values cannot fit beside its fragments, in AGPRs). The model does the same: the VGPR-form
   // estimate where it fits 256 ArchVGPRs, the AGPR-form one otherwise.
-  ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/false);
+  // (A kernel without an mma has no accumulators to place: it is reported as the AGPR form, with none.)
+  ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/k.accs.empty());
   if (!k.accs.empty() && e.archVgprs + e.agprs > t.maxArchVgprs) e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
   e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
   return e;

@@ -444,7 +444,10 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
     otherwise = formatv("tilec::load_elements{0}<{1}>({2}, {3}, {4}, {5}{6})", x.stride ? "_strided" : "", vec, x.name,
                         r, c, elementBounds(x), fill.empty() ? "" : ", " + fill).str();
   else if (!fill.empty()) otherwise = formatv("({0})({1})", type, fill).str();
-  else otherwise = formatv("({0})(0)", type).str(); // "T{}" would not parse for T = unsigned char
+  // A vector splats a 0 ("T{}" would not parse for T = unsigned char); the packed 6-bit types are structs, which
+  // take no 0 (tilec/fp6x4.h).
+  else if (valueBits(x.dtype) == 6) otherwise = type + "{}";
+  else otherwise = formatv("({0})(0)", type).str();
   line(d) << formatv("{0}{1} = {2} ? {3} : {4};\n", prefix, dst, mask, vector, otherwise);
 }
 

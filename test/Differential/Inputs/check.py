@@ -309,10 +309,14 @@ def clang_cache_path(args, hip_path, arch="gfx942"):
     return os.path.join(args.clang_cache, key + ".s")
 
 
-def register_edge(vgprs, agprs, workgroup_size):
+def register_edge(vgprs, agprs, workgroup_size, accumulators_in="agprs"):
     """This checker's reading of docs/occupancy.md's register edge: the model's VGPRs per lane (ArchVGPRs aligned to 4
     plus AGPRs) within 10% of the unified VGPRs a lane has at the fewest waves per SIMD the workgroup needs (its waves
-    over 4 SIMDs; 512 per lane at one wave, granule 8), or its ArchVGPRs within 10% of the 256 a lane addresses."""
+    over 4 SIMDs; 512 per lane at one wave, granule 8), or its ArchVGPRs within 10% of the 256 a lane addresses.
+    Where the accumulators are ArchVGPRs (the VGPR form of the MFMAs, as LLVM 22 selects it: the report's
+    "accumulators_in": "arch_vgprs"), they count among the ArchVGPRs."""
+    if accumulators_in == "arch_vgprs":
+        vgprs, agprs = vgprs + agprs, 0
     total = (vgprs + 3) // 4 * 4 + agprs if agprs else vgprs
     need = max(-(-max(-(-workgroup_size // 64), 1) // 4), 1)
     room = 512 // need // 8 * 8
@@ -395,7 +399,7 @@ def clang_checks(cfg, args, workdir, hip_path, report, failures, info, warned, t
     info["clang"] = {}
     for k, kk, m, mtotal, occ, model in each_kernel(report, meta, cfg["target"], failures, "clang-missing-kernel"):
         mr = kk["resources"]
-        near = register_edge(mr["vgprs"], mr["agprs"], k["workgroup_size"])
+        near = register_edge(mr["vgprs"], mr["agprs"], k["workgroup_size"], mr.get("accumulators_in", "agprs"))
         if near != kk.get("register_edge", {}).get("near"):
             failures.append(("register-edge-claim", [f"{kk['name']}: report says near={kk.get('register_edge')}, "
                                                      f"this checker {near}"]))
