@@ -53,13 +53,17 @@ void warnAtRegisterEdge(const ir::Kernel &k, const Target &t, const ResourceEsti
   if (!edge.near) return;
   std::string which = at == &e ? "kernel '" + k.name + "'" : "the fallback '" + unalignedName(k) + "' of kernel '" +
                                                                   k.name + "' (element paths at row ends)";
+  // In the VGPR form of the MFMAs the accumulators are ArchVGPRs too.
+  std::string parts = at->accumulatorsInAgprs
+                          ? formatv("{0} ArchVGPRs{1}", at->archVgprs,
+                                    at->agprs ? formatv(" + {0} AGPRs", at->agprs).str() : "").str()
+                          : formatv("{0} ArchVGPRs + {1} accumulators in ArchVGPRs", at->archVgprs, at->agprs).str();
+  unsigned arch = at->accumulatorsInAgprs ? at->archVgprs : at->archVgprs + at->agprs;
   std::string where =
-      edge.arch ? formatv("about {0} ArchVGPRs per lane of the {1} a lane can address", at->archVgprs, t.maxArchVgprs)
-                      .str()
-                : formatv("about {0} VGPRs per lane ({1} ArchVGPRs{2}) of the {3} a lane has at {4} wave{5} per SIMD, "
-                          "the fewest its workgroup of {6} wave{7} runs at",
-                          edge.total, at->archVgprs, at->agprs ? formatv(" + {0} AGPRs", at->agprs).str() : "",
-                          edge.room, edge.wavesNeeded, edge.wavesNeeded == 1 ? "" : "s", k.waves(t),
+      edge.arch ? formatv("about {0} ArchVGPRs per lane of the {1} a lane can address", arch, t.maxArchVgprs).str()
+                : formatv("about {0} VGPRs per lane ({1}) of the {2} a lane has at {3} wave{4} per SIMD, the fewest its "
+                          "workgroup of {5} wave{6} runs at",
+                          edge.total, parts, edge.room, edge.wavesNeeded, edge.wavesNeeded == 1 ? "" : "s", k.waves(t),
                           k.waves(t) == 1 ? "" : "s")
                       .str();
   diags.warning(k.loc, formatv("{0} is at the edge of the register file: {1}; the estimate is within about {2}% of "

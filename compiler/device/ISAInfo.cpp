@@ -63,6 +63,14 @@ llvm::StringRef branchTarget(llvm::StringRef instruction) {
   return target.starts_with(".LBB") ? target : "";
 }
 
+/// The value of a format field of a scaled MFMA ("cbsz:4"), 0 when the instruction does not name it.
+unsigned formatCode(llvm::StringRef instruction, llvm::StringRef field) {
+  size_t at = instruction.find(field);
+  unsigned code = 0;
+  if (at != llvm::StringRef::npos && instruction.substr(at + field.size()).consumeInteger(10, code)) code = 0;
+  return code;
+}
+
 } // namespace
 
 std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
@@ -73,12 +81,23 @@ std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
   llvm::StringMap<size_t> labels;            // label -> its line, within the current function
   std::vector<std::pair<size_t, size_t>> ranges; // a loop: its label's line, its last backward branch's line
   auto finish = [&] {
-    // The innermost loop with MFMAs: the shortest range that holds one.
+    // The loop with MFMAs that has the fewest instructions: the main loop, not a masked copy of it around it or
+    // beside it (LLVM 22 lays out gemm_i8's masked loop in fewer lines than its main loop, but with more
+    // instructions).
     std::optional<std::pair<size_t, size_t>> best;
+    unsigned bestCount = 0;
     for (auto [begin, end] : ranges) {
       bool hasMFMA = false;
-      for (size_t j = begin; j <= end && !hasMFMA; ++j) hasMFMA = instructionOf(lines[j]).starts_with("v_mfma");
-      if (hasMFMA && (!best || end - begin < best->second - best->first)) best = std::make_pair(begin, end);
+      unsigned count = 0;
+      for (size_t j = begin; j <= end; ++j) {
+        llvm::StringRef inst = instructionOf(lines[j]);
+        count += !inst.empty();
+        hasMFMA |= inst.starts_with("v_mfma");
+      }
+      if (hasMFMA && (!best || count < bestCount)) {
+        best = std::make_pair(begin, end);
+        bestCount = count;
+      }
     }
     ranges.clear();
     labels.clear();
@@ -90,13 +109,15 @@ std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
       llvm::StringRef inst = instructionOf(lines[i]);
       if (inst.empty()) continue;
       loop.instructions.push_back(inst.str());
-      if (inst.starts_with("buffer_load_")) ++loop.bufferLoadsRewritten;
       llvm::StringRef mnemonic = inst.split(' ').first;
       if (!mnemonic.starts_with("v_mfma")) continue;
       ++loop.mfmaCount;
-      auto it = llvm::find_if(loop.mfmas, [&](auto &p) { return p.first == mnemonic; });
-      if (it == loop.mfmas.end()) loop.mfmas.emplace_back(mnemonic.str(), 1);
-      else ++it->second;
+      MFMAUse use{mnemonic.str(), formatCode(inst, "cbsz:"), formatCode(inst, "blgp:"), 0};
+      auto it = llvm::find_if(loop.mfmas, [&](const MFMAUse &u) {
+        return u.mnemonic == use.mnemonic && u.cbsz == use.cbsz && u.blgp == use.blgp;
+      });
+      if (it == loop.mfmas.end()) it = loop.mfmas.insert(loop.mfmas.end(), use);
+      ++it->count;
     }
     loops.push_back(std::move(loop));
   };
@@ -124,18 +145,8 @@ std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
   return loops;
 }
 
-std::string MFMALoop::forMCA() const {
+std::string MFMALoop::body() const {
   std::string text;
-  for (const std::string &inst : instructions) {
-    llvm::StringRef i(inst);
-    if (i.starts_with("buffer_load_")) {
-      // "buffer_load_dwordx4 v[0:3], v4, s[8:11], 0 offen" -> "global_load_dwordx4 v[0:3], v[0:1], off"
-      auto [mnemonic, operands] = i.split(' ');
-      text += "global_load_" + mnemonic.drop_front(12).str() + " " + operands.split(',').first.trim().str() +
-              ", v[0:1], off\n";
-      continue;
-    }
-    text += inst + "\n";
-  }
+  for (const std::string &inst : instructions) text += inst + "\n";
   return text;
 }

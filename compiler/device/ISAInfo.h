@@ -28,18 +28,25 @@ struct CompiledKernel {
 /// The kernels of `assembly` in the order they appear; functions without a kernel info block are left out.
 std::vector<CompiledKernel> readKernelInfo(llvm::StringRef assembly);
 
-/// The innermost loop of a kernel that holds MFMAs (a GEMM's K loop): from the label a backward branch goes to, to
-/// that branch, as straight-line instructions (labels, directives and comments dropped).
+/// The MFMAs of one kind in a loop: the mnemonic and, for the scaled f8f6f4 forms, the operand format codes the
+/// instruction names (cbsz for A, blgp for B; 0, fp8, when it names none).
+struct MFMAUse {
+  std::string mnemonic;
+  unsigned cbsz = 0, blgp = 0;
+  unsigned count = 0;
+};
+
+/// A kernel's K loop in its assembly: of the loops closed by a backward branch that hold MFMAs, the one with the
+/// fewest instructions (the unmasked main loop, where a kernel has a masked copy too), as straight-line
+/// instructions from its label to its last backward branch (labels, directives and comments dropped).
 struct MFMALoop {
   std::string kernel;
   std::string label;                     ///< e.g. ".LBB0_6"
   std::vector<std::string> instructions; ///< as printed, one per entry, branches included
-  std::vector<std::pair<std::string, unsigned>> mfmas; ///< each MFMA mnemonic with its count, in first-seen order
+  std::vector<MFMAUse> mfmas;            ///< each kind of MFMA with its count, in first-seen order
   unsigned mfmaCount = 0;
-  unsigned bufferLoadsRewritten = 0;     ///< see forMCA
-  /// The instructions as LLVM 19's MCA can take them: it crashes on buffer_load_*, so each becomes the
-  /// global_load_* of the same width (same memory class and latency).
-  std::string forMCA() const;
+  /// The instructions as one text, a line each, for LLVM's MCA.
+  std::string body() const;
 };
 
 /// The K loop of each kernel of `assembly` that has one.

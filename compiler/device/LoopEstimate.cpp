@@ -4,6 +4,7 @@
 #include "analysis/LDSBanks.h"
 #include "llvm/Support/Casting.h"
 #include "target/MFMA.h"
+#include <optional>
 
 using namespace tilec;
 
@@ -36,19 +37,44 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
                                                 double cyclesPerIteration) {
   LoopEstimate e;
   if (!kLoopWork(kernel.body, e.workgroupFlopsPerIteration, e.workgroupBytesPerIteration)) return std::nullopt;
-  e.cyclesPerIteration = cyclesPerIteration;
+  e.mcaCyclesPerIteration = cyclesPerIteration;
   double clocksPerSecond = target.peakClockMHz * 1e6;
   double peakFlopsPerClockPerSimd = 0;
-  for (auto &[mnemonic, count] : loop.mfmas) {
-    const MFMAInstr *instr = lookupMFMA(mnemonic);
-    if (!instr) {
-      e.unknownMFMA = mnemonic;
+  for (const MFMAUse &use : loop.mfmas) {
+    // Passes and multiply-adds of one instruction; a scaled f8f6f4 form's passes follow its operand formats
+    // (scaledCycles: twice as many with an fp8 or bf8 operand), which llvm-mca does not model.
+    unsigned cycles = 0;
+    double macs = 0;
+    if (const MFMAInstr *instr = lookupMFMA(use.mnemonic)) {
+      cycles = instr->cycles;
+      macs = instr->macs();
+    } else if (const ScaledMFMAInstr *scaled = lookupScaledMFMA(use.mnemonic)) {
+      auto format = [](unsigned code) -> std::optional<MXFormat> {
+        for (const MXFormatInfo &f : allMXFormats())
+          if (f.code == code) return f.format;
+        return std::nullopt;
+      };
+      std::optional<MXFormat> a = format(use.cbsz), b = format(use.blgp);
+      if (!a || !b) {
+        e.unknownMFMA = use.mnemonic + " with format codes cbsz " + std::to_string(use.cbsz) + ", blgp " +
+                        std::to_string(use.blgp);
+        return e;
+      }
+      cycles = scaledCycles(*scaled, *a, *b);
+      macs = static_cast<double>(scaled->m) * scaled->n * scaled->k;
+      if (*a == MXFormat::FP8 || *a == MXFormat::BF8 || *b == MXFormat::FP8 || *b == MXFormat::BF8)
+        e.passesMCAMisses += use.count * cycles / 8; // llvm-mca charges the fp4/fp6 figure, half of these
+    } else {
+      e.unknownMFMA = use.mnemonic;
       return e;
     }
-    e.mfmaPasses += count * instr->cycles / 4;
-    e.flopsPerWaveIteration += count * 2.0 * instr->macs();
-    peakFlopsPerClockPerSimd = std::max(peakFlopsPerClockPerSimd, 2.0 * instr->macs() / instr->cycles);
+    e.mfmaPasses += use.count * cycles / 4;
+    e.flopsPerWaveIteration += use.count * 2.0 * macs;
+    peakFlopsPerClockPerSimd = std::max(peakFlopsPerClockPerSimd, 2.0 * macs / cycles);
   }
+  // The passes llvm-mca missed hold the MFMA pipe too: the loop takes at least as long as its true passes.
+  cyclesPerIteration = std::max(cyclesPerIteration, static_cast<double>(e.mfmaPasses));
+  e.cyclesPerIteration = cyclesPerIteration;
   e.busy = cyclesPerIteration > 0 ? e.mfmaPasses / cyclesPerIteration : 0;
   double simds = static_cast<double>(target.simdsPerCU) * target.computeUnits;
   e.peakTflops = peakFlopsPerClockPerSimd * simds * clocksPerSecond / 1e12;

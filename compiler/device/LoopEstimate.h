@@ -17,8 +17,11 @@
 namespace tilec {
 
 struct LoopEstimate {
-  double cyclesPerIteration = 0; ///< MCA cycles (one MFMA pass = 4 clocks = 1 cycle)
-  unsigned mfmaPasses = 0;       ///< per iteration, from the MFMA table
+  double mcaCyclesPerIteration = 0; ///< MCA cycles (one MFMA pass = 4 clocks = 1 cycle)
+  /// The loop's cycles: MCA's, or the true MFMA passes where MCA charges too few (passesMCAMisses) and they exceed it
+  double cyclesPerIteration = 0;
+  unsigned mfmaPasses = 0;       ///< per iteration, from the MFMA table (the scaled forms by their operand formats)
+  unsigned passesMCAMisses = 0;  ///< passes llvm-mca does not charge: half of each scaled f8f6f4 MFMA's with fp8/bf8
   double busy = 0;               ///< mfmaPasses / cyclesPerIteration
   double flopsPerWaveIteration = 0;
   double peakTflops = 0;         ///< the GPU's peak at this MFMA's rate: every SIMD issuing it back to back

@@ -6,6 +6,7 @@
 #include "analysis/ResourceModel.h"
 #include "device/DeviceCompiler.h"
 #include "device/LoopEstimate.h"
+#include "target/MFMA.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -43,7 +44,7 @@ void estimateKLoop(Comparison &c, const Target &t, const std::vector<MFMALoop> &
     if (l.kernel == c.name) c.loop = l;
   if (!c.loop) return;
   LoopCycles cycles;
-  if (loopCycles(c.loop->forMCA(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
+  if (loopCycles(c.loop->body(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
     c.loopProblem = cycles.message;
     return;
   }
@@ -57,20 +58,23 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
   const MFMALoop &l = *c.loop;
   os << formatv("  K loop ({0}): {1} instructions per iteration, {2} MFMA", l.label, l.instructions.size(),
                 l.mfmaCount);
-  for (auto &[mnemonic, count] : l.mfmas) os << formatv(" ({0} x {1})", count, mnemonic);
+  for (const MFMAUse &u : l.mfmas) {
+    os << formatv(" ({0} x {1}", u.count, u.mnemonic);
+    if (lookupScaledMFMA(u.mnemonic)) os << formatv(" cbsz:{0} blgp:{1}", u.cbsz, u.blgp);
+    os << ")";
+  }
   os << "\n";
   if (!c.loopProblem.empty() || !c.estimate) {
     os << "    no estimate: " << (c.loopProblem.empty() ? "no K loop in the kernel" : c.loopProblem) << "\n";
     return;
   }
   const LoopEstimate &e = *c.estimate;
-  os << formatv("    LLVM MCA, {0} iterations: {1:F1} cycles per iteration; MFMA busy {2} passes / {1:F1} = "
-                "{3:F2}{4}\n",
-                kMCAIterations, e.cyclesPerIteration, e.mfmaPasses, e.busy,
-                l.bufferLoadsRewritten ? formatv(" ({0} buffer_load measured as global_load: LLVM 19's MCA cannot "
-                                                 "take buffer_load)",
-                                                 l.bufferLoadsRewritten).str()
-                                       : std::string());
+  os << formatv("    LLVM MCA, {0} iterations: {1:F1} cycles per iteration; MFMA busy {2} passes / {3:F1} = {4:F2}\n",
+                kMCAIterations, e.mcaCyclesPerIteration, e.mfmaPasses, e.cyclesPerIteration, e.busy);
+  if (e.passesMCAMisses)
+    os << formatv("    (MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
+                  "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles)\n",
+                  e.passesMCAMisses, e.mfmaPasses, e.cyclesPerIteration);
   os << formatv("    MFMA issue, one wave per SIMD: {0:F0} TFLOP/s of the {1:F0} peak; global memory: {2:F0} flop per "
                 "byte loaded x HBM = {3:F0} TFLOP/s if no load hits a cache\n",
                 e.mfmaBoundTflops, e.peakTflops, e.intensity, e.memoryBoundTflops);
@@ -155,10 +159,11 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("instructions", static_cast<int64_t>(c.loop->instructions.size()));
               json.attribute("mfmas", c.loop->mfmaCount);
               json.attribute("mca_iterations", kMCAIterations);
-              json.attribute("cycles_per_iteration", e.cyclesPerIteration);
+              json.attribute("cycles_per_iteration", e.mcaCyclesPerIteration);
+              json.attribute("cycles_with_true_passes", e.cyclesPerIteration);
+              json.attribute("mfma_passes_mca_misses", e.passesMCAMisses);
               json.attribute("mfma_passes", e.mfmaPasses);
               json.attribute("mfma_busy", e.busy);
-              json.attribute("buffer_loads_measured_as_global", c.loop->bufferLoadsRewritten);
               json.attribute("peak_tflops", e.peakTflops);
               json.attribute("mfma_bound_tflops", e.mfmaBoundTflops);
               json.attribute("flop_per_byte", e.intensity);
@@ -170,7 +175,7 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("estimate_tflops", e.estimateTflops);
               json.attribute("estimate_tflops_per_cu", e.estimateTflopsPerCU);
               json.attribute("bound", e.bound);
-              json.attribute("body_for_mca", c.loop->forMCA());
+              json.attribute("body_for_mca", c.loop->body());
             });
         });
     });

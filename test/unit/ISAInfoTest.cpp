@@ -64,7 +64,7 @@ TEST(ISAInfo, NoKernelInfoNoKernels) { EXPECT_TRUE(readKernelInfo("\t.text\n; Nu
 
 // A loop laid out as LLVM places K loops: the latch block (with the MFMAs) before the header, an inner forward
 // branch, and the backward branch at the end. The innermost loop with MFMAs runs from the label the backward branch
-// targets to that branch; buffer loads are rewritten for MCA.
+// targets to that branch.
 TEST(ISAInfo, FindsTheInnermostLoopWithMFMAs) {
   const char *assembly = R"(	.protected	k                       ; -- Begin function k
 k:
@@ -92,12 +92,49 @@ k:
   EXPECT_EQ(loops[0].instructions.size(), 6u);
   EXPECT_EQ(loops[0].mfmaCount, 2u);
   ASSERT_EQ(loops[0].mfmas.size(), 1u);
-  EXPECT_EQ(loops[0].mfmas[0].first, "v_mfma_f32_32x32x8_f16");
-  EXPECT_EQ(loops[0].bufferLoadsRewritten, 1u);
-  EXPECT_EQ(loops[0].forMCA(), "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
-                               "v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[4:5], a[16:31]\n"
-                               "s_cbranch_scc1 .LBB0_4\n"
-                               "global_load_dwordx4 v[6:9], v[0:1], off\n"
-                               "s_cbranch_execz .LBB0_2\n"
-                               "s_branch .LBB0_2\n");
+  EXPECT_EQ(loops[0].mfmas[0].mnemonic, "v_mfma_f32_32x32x8_f16");
+  EXPECT_EQ(loops[0].mfmas[0].count, 2u);
+  // LLVM 22's MCA reads buffer loads: the body goes as it is.
+  EXPECT_EQ(loops[0].body(), "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+                             "v_mfma_f32_32x32x8_f16 a[16:31], v[0:1], v[4:5], a[16:31]\n"
+                             "s_cbranch_scc1 .LBB0_4\n"
+                             "buffer_load_dwordx4 v[6:9], v10, s[8:11], 0 offen\n"
+                             "s_cbranch_execz .LBB0_2\n"
+                             "s_branch .LBB0_2\n");
+}
+
+// Two loops with MFMAs, as LLVM 22 lays out gemm_i8: the masked copy in fewer lines (its blocks carry no comments)
+// but with more instructions (4 against 3), and the main loop. The main loop is the K loop. A scaled MFMA's format
+// codes are read from the instruction (cbsz:4 blgp:4 is fp4 x fp4; none named is fp8 x fp8), each pair its own kind.
+TEST(ISAInfo, PicksTheLoopWithFewestInstructionsAndReadsFormats) {
+  const char *assembly = R"(	.protected	k                       ; -- Begin function k
+k:
+.LBB0_1:
+	v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v32, v33 op_sel_hi:[0,0,0]
+	s_and_saveexec_b64 s[0:1], vcc
+	s_cbranch_execz .LBB0_1
+	s_cbranch_scc1 .LBB0_1
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+                                        ; a comment line
+                                        ; another comment line
+	v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v32, v33 op_sel_hi:[0,0,0] cbsz:4 blgp:4
+	v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v32, v33 op_sel_hi:[0,0,0] cbsz:4 blgp:4
+	s_cbranch_scc1 .LBB0_2
+	s_endpgm
+                                        ; -- End function
+)";
+  std::vector<MFMALoop> loops = findMFMALoops(assembly);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].label, ".LBB0_2");
+  EXPECT_EQ(loops[0].instructions.size(), 3u);
+  ASSERT_EQ(loops[0].mfmas.size(), 1u);
+  EXPECT_EQ(loops[0].mfmas[0].cbsz, 4u);
+  EXPECT_EQ(loops[0].mfmas[0].blgp, 4u);
+  EXPECT_EQ(loops[0].mfmas[0].count, 2u);
+  std::vector<MFMALoop> masked = findMFMALoops(llvm::StringRef(assembly).split(".LBB0_2:").first.str() +
+                                               "\ts_endpgm\n                                        ; -- End function\n");
+  ASSERT_EQ(masked.size(), 1u);
+  ASSERT_EQ(masked[0].mfmas.size(), 1u);
+  EXPECT_EQ(masked[0].mfmas[0].cbsz, 0u);
+  EXPECT_EQ(masked[0].mfmas[0].blgp, 0u);
 }

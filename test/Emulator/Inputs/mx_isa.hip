@@ -1,6 +1,5 @@
-// The kernels of mx_kernels.h instantiated for a device compile: with the gfx950 shim (docs/mx.md, "Checked with the
-// gfx950 compiler") they become LLVM IR that calls llvm.amdgcn.mfma.scale.f32.{16x16x128,32x32x64}.f8f6f4, which a
-// gfx950-capable LLVM compiles to v_mfma_scale_f32_*_f8f6f4 with cbsz/blgp and op_sel as chosen here.
+// The kernels of mx_kernels.h instantiated for a device compile for gfx950 (test/ISA/gfx950-mx.test): clang-22
+// compiles them to v_mfma_scale_f32_*_f8f6f4 with cbsz/blgp and op_sel as chosen here.
 #define TILEC_ARCH_GFX950
 #include "mx_kernels.h"
 
