@@ -90,15 +90,13 @@ struct Target {
   /// item as measured on seed 1 of test/Differential (taking it away, or half of it, fails 78 or 48 configurations
   /// instead of 27): not capped.
   bool capsScheduledStep;
-  /// The most ArchVGPRs the element paths at row ends of an _unaligned GEMM kernel cost beyond the vector kernel, as
-  /// this target's compiler allocates them (0: no cap, every element counts as clang-19 allocates them). gfx950
-  /// (Triton's LLVM), _unaligned minus vector over the GEMM examples and 7 variants: -12 to +16, 0 to +4 in most
-  /// (gemm_bf16 0, gemm_f16 +16, gemm_mxfp8_gfx950 -4, gemm_fp8 +12), where the model counted 15 to 32: 8. Measured
-  /// with the accumulators in AGPRs; with them in ArchVGPRs (the VGPR form of the MFMAs, ResourceModel.cpp) the
-  /// element paths cost this compiler nothing over the vector kernel, and none are counted (seed 1 of
-  /// test/Differential, the 125 _unaligned GEMMs of 1- and 2-byte elements in the VGPR form: within 10% 83 -> 99,
-  /// the model over by more than 10% 41 -> 24, under 1 -> 2; the 67 in the AGPR form keep the cap).
-  unsigned mmaElementPathCap;
+  /// Whether the element paths at row ends of an _unaligned GEMM kernel (1- and 2-byte elements) cost this target's
+  /// compiler nothing beyond the vector kernel, the accumulators being in ArchVGPRs (the VGPR form of the MFMAs).
+  /// gfx950 (Triton's LLVM, seed 1 of test/Differential, the 125 _unaligned GEMMs of 1- and 2-byte elements: within
+  /// 10% 83 -> 99, the model over by more than 10% 41 -> 24, under 1 -> 2 when none are counted) and LLVM 22 on the
+  /// examples (gemm_f16_gfx950 and its _unaligned kernel both 152 VGPRs). gfx942: every element counts (measured
+  /// with clang-19; with LLVM 22, gemm_f16 154 and its _unaligned kernel 156 against the model's 161 for both).
+  bool mmaFreeElementPaths;
   /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
   /// as this target's compiler allocates them. LLVM 22, alike on both targets: copy_f16 14 -> 20, axpy_f32 20 -> 30,
   /// scale_cast_bf16 24 -> 34 (gfx942 and gfx950); with a reduction 2 or 3 (softmax_f32 35 -> 38), where the model
