@@ -66,3 +66,9 @@ unsigned tilec::unpipelinedLoopAddresses(const ir::For &f) {
   return 2 * rows;
 }
 
+bool tilec::readsAccumulatorsFirst(const ir::Kernel &k, const Target &t, unsigned floor, bool unalignedVariant) {
+  if (!pipelinedSingleKStep(k)) return true;
+  unsigned accs = 0;
+  for (const auto &a : k.accs) accs += a->instr ? a->registers() : 0;
+  return unalignedVariant && floor + accs <= t.vgprsPerLane / 2;
+}

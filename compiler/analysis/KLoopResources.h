@@ -34,6 +34,11 @@ bool prefetches(const ir::For &f);
 /// unrolled): no loop at all, the MFMAs' results go straight to the epilogue.
 bool pipelinedSingleKStep(const ir::Kernel &k);
 
+/// Whether clang-19 reads every accumulator value out of the AGPRs before it stores any, in an epilogue that needs
+/// `floor` ArchVGPRs that way (ResourceModel.cpp, epilogueFloor): always after a K loop; after a pipelined single K
+/// step only in the _unaligned kernel, and only where that leaves 2 waves per SIMD.
+bool readsAccumulatorsFirst(const ir::Kernel &k, const Target &t, unsigned floor, bool unalignedVariant);
+
 /// ArchVGPRs of the 64-bit addresses that clang-19 keeps across the iterations of a K loop of depth 1: one per
 /// distinct row a lane loads (2 VGPRs each), the loop-invariant part of the address hoisted out of the loop.
 unsigned unpipelinedLoopAddresses(const ir::For &f);

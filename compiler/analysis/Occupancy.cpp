@@ -33,8 +33,7 @@ llvm::StringRef tilec::limiterName(Limiter limiter) {
 static unsigned roundUp(unsigned v, unsigned granule) { return (v + granule - 1) / granule * granule; }
 static unsigned ceilDiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
-/// The unified VGPR file a lane uses: ArchVGPRs aligned to 4, then the AGPRs (ArchVGPRs alone without AGPRs).
-static unsigned unifiedVgprs(const KernelResources &r) {
+unsigned tilec::unifiedVgprs(const KernelResources &r) {
   return r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
 }
 

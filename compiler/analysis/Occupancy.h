@@ -71,6 +71,8 @@ inline unsigned withRegisterMargin(unsigned total) { return (total * (100 + kReg
 
 /// Unified VGPRs a lane can have at `waves` waves per SIMD (granule-aligned).
 unsigned vgprsAtWaves(const Target &target, unsigned waves);
+/// The unified VGPR file a lane uses: ArchVGPRs aligned to 4, then the AGPRs (ArchVGPRs alone without AGPRs).
+unsigned unifiedVgprs(const KernelResources &r);
 
 /// Waves per SIMD allowed by `total` unified VGPRs per lane (the facts' breakpoints 64/72/80/96/128/168/256/512).
 unsigned wavesForVgprs(const Target &target, unsigned total);

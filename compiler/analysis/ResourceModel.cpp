@@ -278,14 +278,42 @@ unsigned mostEpilogueOperands(const ir::Kernel &k) {
   return most;
 }
 
+/// The ArchVGPRs of the epilogues that compute on an accumulator before storing it: its values + 8; with operands,
+/// + their registers + 4, the group's f32 result, which no longer fits in the operands' registers
+/// (gemm_bias_relu_f16: 64 + 8 + 32 + 4 = 108 ArchVGPRs, clang-19 108, 2 waves per SIMD).
+unsigned epilogueFloor(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const ir::StmtPtr &s : k.body)
+    if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && st->value->acc && st->value->acc->instr &&
+                                                       st->value->kind != ir::Value::Kind::AccRef) {
+      unsigned operands = epilogueOperands(*st->value);
+      most = std::max(most, st->value->acc->registers() + 8 + (operands ? operands + 4 : 0));
+    }
+  return most;
+}
+
+/// The ArchVGPRs the element path of a plain accumulator store needs in the _unaligned kernel: its values + 12, when
+/// the stored tensor's rows are aligned only at run time.
+unsigned plainAccumulatorElementStores(const ir::Kernel &k) {
+  unsigned most = 0;
+  for (const AccessPlan &p : planAccesses(k))
+    if (p.viaAcc && p.viaAcc->instr && p.isStore && !p.alignedAtCompileTime && p.vec > 1)
+      for (const ir::StmtPtr &s : k.body)
+        if (auto *st = llvm::dyn_cast<ir::Store>(s.get());
+            st && st->value->acc == p.viaAcc && st->value->kind == ir::Value::Kind::AccRef && st->tensor == p.tensor)
+          most = std::max(most, p.viaAcc->registers() + 12);
+  return most;
+}
+
 } // namespace
 
 namespace {
 
-/// The estimate of `k` as LLVM 22 compiles it, with the accumulators among the ArchVGPRs (the VGPR form of the MFMAs;
-/// estimateResources says where they are).
-ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVariant) {
+/// The estimate with the accumulators in AGPRs (`accsInAgprs`) or in ArchVGPRs; estimateResources picks the one the
+/// compiler will choose.
+ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVariant, bool accsInAgprs) {
   ResourceEstimate e;
+  e.accumulatorsInAgprs = accsInAgprs;
   auto vgpr = [&](std::string what, unsigned n, llvm::SMRange loc = {}) {
     if (n) e.vgprItems.push_back({std::move(what), n, loc}), e.archVgprs += n;
   };
@@ -317,9 +345,10 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     // With an mma (loads of A and B in the K loop) they are issued together and all count. gfx950's compiler
     // spends more on them where the kernel has no reduction (Target::elementPathVgprs).
     elementPaths = !k.accs.empty() ? allElementPaths(k, k.body) : reduces(k.body) ? 4 : t.elementPathVgprs;
-    // gfx950's cap was measured on 1- and 2-byte elements; 3-byte ones cost their full count there.
+    // Where the accumulators are in ArchVGPRs, gfx950's compiler spends next to nothing on them (Target.h).
     bool threeByte = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 3; });
-    if (!k.accs.empty() && t.mmaFreeElementPaths && !threeByte) elementPaths = 0;
+    if (!k.accs.empty() && t.mmaFreeElementPaths && !accsInAgprs)
+      elementPaths = threeByte ? std::min(elementPaths, t.mmaThreeByteElementPaths) : 0;
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;
@@ -423,13 +452,40 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
       e.archVgprs = others + room;
     }
   }
-  // The accumulators are in ArchVGPRs from the start, and the epilogue computes on them in place. Epilogue operands
-  // (loads in an accumulator's layout) are live with the accumulator values; only the K loop's registers, dead by
-  // then, can hold them.
-  unsigned operands = mostEpilogueOperands(k), epilogue = operands ? operands + 12 : 0;
+  // An accumulator stored through an expression (c * alpha, a cast) is computed in ArchVGPRs: clang-19 reads every
+  // accumulator value out of the AGPRs before it stores any, and needs about 8 more for addressing. After the K loop
+  // nothing else is live, so this is a floor on the kernel's ArchVGPRs rather than an addition (seed 1 of
+  // test/Differential, gfx942: 64 AGPRs of accumulator, clang 72 ArchVGPRs or more; 128 AGPRs, 136 in all 9
+  // kernels; 256 AGPRs, 256: the whole ArchVGPR file, at 1 wave per SIMD). A plain store of the accumulator goes
+  // from the AGPRs.
+  // In the _unaligned kernel the store of a plain accumulator whose rows are aligned only at run time goes element by
+  // element at row ends, and clang-19 reads every accumulator value into ArchVGPRs for it too (seed 1: 128 AGPRs,
+  // 140 to 144 ArchVGPRs in the 9 such kernels, where the vector kernel stores from the AGPRs; with 256 AGPRs the
+  // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
+  // budget check rejects such a fallback, which cannot fit.
+  // Only where the accumulators live in AGPRs (estimateResources decides): where the compiler selects the VGPR form
+  // of the MFMAs they are in ArchVGPRs from the start (every GEMM of seed 1 with workgroups of more than 4 waves: no
+  // AGPRs), and the epilogue computes them in place.
+  // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
+  // ArchVGPRs only the K loop's registers, dead by then, can hold them.
+  unsigned epilogue = 0, operands = mostEpilogueOperands(k);
+  // A single K step known at compile time has no loop, and clang-19 may read the accumulators group by group
+  // (KLoopResources.h, readsAccumulatorsFirst).
+  if (accsInAgprs) {
+    epilogue = std::min(epilogueFloor(k), t.maxArchVgprs);
+    if (!readsAccumulatorsFirst(k, t, epilogue, unalignedVariant)) epilogue = 0;
+    if (unalignedVariant) epilogue = std::max(epilogue, plainAccumulatorElementStores(k));
+  } else {
+    epilogue = operands ? operands + 12 : 0;
+  }
   if (epilogue > e.archVgprs)
-    vgpr(formatv("epilogue operands beside the accumulator values ({0} with addressing, beyond the {1} above)",
-                 epilogue, e.archVgprs).str(),
+    vgpr(accsInAgprs
+             ? formatv("accumulator values computed in the epilogue ({0} with addressing{1}, beyond the {2} above)",
+                       epilogue,
+                       operands ? formatv(" and {0} of epilogue operands", operands).str() : std::string(),
+                       e.archVgprs).str()
+             : formatv("epilogue operands beside the accumulator values ({0} with addressing, beyond the {1} "
+                       "above)", epilogue, e.archVgprs).str(),
          epilogue - e.archVgprs);
   for (const auto &a : k.accs) {
     if (!a->instr) continue;
@@ -488,13 +544,22 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
   // Where the MFMA accumulators live is the compiler's choice. LLVM 22, on gfx942 and gfx950 alike, selects the VGPR
   // form of every MFMA (accumulators in ArchVGPRs: gemm_f16 on gfx942, 154 ArchVGPRs and no AGPRs where LLVM 19 took
   // 90 + 64) and moves accumulators to AGPRs only where the ArchVGPRs run out, which a lane can afford only at 1
-  // wave per SIMD (llvm/llvm-project#159493 and the AGPR rewrite after it). The registers are the VGPR form's either
-  // way: a kernel whose ArchVGPRs and accumulators exceed the 256 a lane addresses keeps them, the accumulators
-  // counted as AGPRs, and is held to 1 wave by their sum (Inputs/single-step-operands.tile on gfx950: 140 + 128,
-  // LLVM 22 asked for 1 wave 256 ArchVGPRs + 16 AGPRs without scratch; asked for 2 it kept the VGPR form and spilled).
+  // wave per SIMD (llvm/llvm-project#159493 and the AGPR rewrite after it). So the model counts the VGPR form, and
+  // where its ArchVGPRs and accumulators exceed the 256 a lane addresses, the accumulators are in AGPRs and the
+  // kernel needs the larger of the two accountings, which holds it to 1 wave:
+  // - the VGPR form's registers (Inputs/single-step-operands.tile on gfx950, test/Resources: 140 + 128 = 268, where
+  //   the AGPR form counts 57 + 128 = 188; LLVM 22 asked for 1 wave took 256 ArchVGPRs + 16 AGPRs without scratch,
+  //   asked for 2 it kept the VGPR form and spilled 68 B);
+  // - the AGPR form's, whose epilogue reads every accumulator value back into ArchVGPRs (register-edge.tile's
+  //   one_wave: 256 + 256 = 512 against the VGPR form's 217 + 256; LLVM 22 needs all 512 and spills 128 B).
   // (A kernel without an mma has no accumulators to place: it is reported as the AGPR form, with none.)
-  ResourceEstimate e = estimate(k, t, unalignedVariant);
-  e.accumulatorsInAgprs = k.accs.empty() || e.archVgprs + e.agprs > t.maxArchVgprs;
+  ResourceEstimate e = estimate(k, t, unalignedVariant, /*accsInAgprs=*/k.accs.empty());
+  if (!k.accs.empty() && e.archVgprs + e.agprs > t.maxArchVgprs) {
+    ResourceEstimate agprForm = estimate(k, t, unalignedVariant, /*accsInAgprs=*/true);
+    e.accumulatorsInAgprs = true;
+    if (unifiedVgprs(agprForm.resources(k.workgroupSize)) >= unifiedVgprs(e.resources(k.workgroupSize)))
+      e = std::move(agprForm);
+  }
   e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
   return e;
 }

@@ -85,7 +85,6 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
                 e.estimateTflopsPerCU, e.bound);
 }
 
-unsigned unifiedVgprs(unsigned arch, unsigned agprs) { return agprs ? (arch + 3) / 4 * 4 + agprs : arch; }
 
 Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t, bool unaligned,
                    const CompiledKernel &c) {
@@ -101,7 +100,7 @@ Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t
   cmp.rows = {
       {"ArchVGPRs per lane", "arch_vgprs", r.archVgprs, c.archVgprs},
       {"AGPRs per lane", "agprs", r.agprs, c.agprs},
-      {"VGPR file per lane (ArchVGPRs to 4 + AGPRs)", "total_vgprs", unifiedVgprs(r.archVgprs, r.agprs),
+      {"VGPR file per lane (ArchVGPRs to 4 + AGPRs)", "total_vgprs", unifiedVgprs(r),
        c.totalVgprs},
       {"SGPRs per wave (with the reserved ones)", "sgprs", m.sgprs + t.reservedSgprs, c.sgprs},
       {"LDS bytes per workgroup", "lds_bytes", m.ldsBytes, c.ldsBytes},

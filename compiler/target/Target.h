@@ -97,6 +97,10 @@ struct Target {
   /// examples (gemm_f16_gfx950 and its _unaligned kernel both 152 VGPRs). gfx942: every element counts (measured
   /// with clang-19; with LLVM 22, gemm_f16 154 and its _unaligned kernel 156 against the model's 161 for both).
   bool mmaFreeElementPaths;
+  /// Where mmaFreeElementPaths holds, the most ArchVGPRs the element paths of 3-byte elements (the 6-bit MX slots)
+  /// cost. LLVM 22 on gfx950, _unaligned minus vector kernel: gemm_mxfp6_gfx950 +6, gemm_mxfp6_kn_gfx950 +22, and
+  /// test/Emulator/Inputs/mx_mixed.tile's mix_p6f4 +14 and mix_f8b6 +2, where every element would count 40 to 51.
+  unsigned mmaThreeByteElementPaths;
   /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
   /// as this target's compiler allocates them. LLVM 22, alike on both targets: copy_f16 14 -> 20, axpy_f32 20 -> 30,
   /// scale_cast_bf16 24 -> 34 (gfx942 and gfx950); with a reduction 2 or 3 (softmax_f32 35 -> 38), where the model
