@@ -342,10 +342,11 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     // one at a time in a few registers: the _unaligned kernel of a copy or an elementwise kernel needed 0 to 7 more
     // VGPRs than the vector kernel on seed 1 of test/Differential (4 or 5 in most), whatever the number and width
     // of the accesses (the model counted up to 192: f16[256, 256] on 512 threads, 16 accesses of vec 8, clang +5).
-    // With an mma (loads of A and B in the K loop) they are issued together and all count. gfx950's compiler
-    // spends more on them where the kernel has no reduction (Target::elementPathVgprs).
+    // With an mma (loads of A and B in the K loop) they are issued together and all count. LLVM 22 spends more on
+    // them where the kernel has no reduction, on both targets (Target::elementPathVgprs).
     elementPaths = !k.accs.empty() ? allElementPaths(k, k.body) : reduces(k.body) ? 4 : t.elementPathVgprs;
-    // Where the accumulators are in ArchVGPRs, gfx950's compiler spends next to nothing on them (Target.h).
+    // Where the accumulators are in ArchVGPRs, gfx950's compiler spends next to nothing on them (Target.h); in the
+    // AGPR form (a kernel held to 1 wave, estimateResources) every element counts, as clang-19 counted them.
     bool threeByte = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 3; });
     if (!k.accs.empty() && t.mmaFreeElementPaths && !accsInAgprs)
       elementPaths = threeByte ? std::min(elementPaths, t.mmaThreeByteElementPaths) : 0;
@@ -464,8 +465,8 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   // _unaligned kernel spilled 68 to 196 B to scratch in all 5: the class scratch-full-agpr-file). Not capped: the
   // budget check rejects such a fallback, which cannot fit.
   // Only where the accumulators live in AGPRs (estimateResources decides): where the compiler selects the VGPR form
-  // of the MFMAs they are in ArchVGPRs from the start (every GEMM of seed 1 with workgroups of more than 4 waves: no
-  // AGPRs), and the epilogue computes them in place.
+  // of the MFMAs (LLVM 22: every GEMM whose ArchVGPRs and accumulators fit 256) they are in ArchVGPRs from the
+  // start, and the epilogue computes them in place.
   // Epilogue operands (loads in an accumulator's layout) are live with the accumulator values; where those live in
   // ArchVGPRs only the K loop's registers, dead by then, can hold them.
   unsigned epilogue = 0, operands = mostEpilogueOperands(k);
@@ -560,6 +561,5 @@ ResourceEstimate tilec::estimateResources(const ir::Kernel &k, const Target &t, 
     if (unifiedVgprs(agprForm.resources(k.workgroupSize)) >= unifiedVgprs(e.resources(k.workgroupSize)))
       e = std::move(agprForm);
   }
-  e.wavesHeldTo = wavesHeldTo(t, e.resources(k.workgroupSize));
   return e;
 }

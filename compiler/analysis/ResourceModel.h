@@ -40,8 +40,6 @@ struct ResourceEstimate {
   /// the VGPR form of the MFMAs. The accumulator items stay in agprItems and `agprs` either way (the report lists
   /// them apart); resources() adds them to the ArchVGPRs in the VGPR form, as the compiler counts them.
   bool accumulatorsInAgprs = true;
-  /// The fewest waves per SIMD the kernel is held to (its workgroup's, or those amdgpu_waves_per_eu asks).
-  unsigned wavesHeldTo = 0;
 
   KernelResources resources(unsigned workgroupSize) const {
     if (!accumulatorsInAgprs) return {archVgprs + agprs, 0, sgprs, ldsBytes, workgroupSize};

@@ -95,7 +95,9 @@ struct Target {
   /// gfx950 (Triton's LLVM, seed 1 of test/Differential, the 125 _unaligned GEMMs of 1- and 2-byte elements: within
   /// 10% 83 -> 99, the model over by more than 10% 41 -> 24, under 1 -> 2 when none are counted) and LLVM 22 on the
   /// examples (gemm_f16_gfx950 and its _unaligned kernel both 152 VGPRs). gfx942: every element counts (measured
-  /// with clang-19; with LLVM 22, gemm_f16 154 and its _unaligned kernel 156 against the model's 161 for both).
+  /// with clang-19; with LLVM 22, gemm_f16 154 and its _unaligned kernel 156 against the model's 161 for both). In
+  /// the AGPR form (a kernel held to 1 wave) every element counts on both targets: the cap of 8 that gfx950 had
+  /// there was measured on Triton's LLVM, and no example is in that form under LLVM 22.
   bool mmaFreeElementPaths;
   /// Where mmaFreeElementPaths holds, the most ArchVGPRs the element paths of 3-byte elements (the 6-bit MX slots)
   /// cost. LLVM 22 on gfx950, _unaligned minus vector kernel: gemm_mxfp6_gfx950 +6, gemm_mxfp6_kn_gfx950 +22, and

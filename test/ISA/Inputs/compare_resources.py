@@ -105,6 +105,10 @@ def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scr
         if not (c["vgpr_count"] / 2 <= model["vgprs"] + model["agprs"] <= c["vgpr_count"] * 2):
             print("  VGPR estimate off by more than a factor of 2")
             failed = True
+    unknown = set(known_off) - {k["name"] for k in kernels}
+    if unknown:
+        print(f"  --known-off names no kernel of the report: {', '.join(sorted(unknown))}")
+        failed = True
     sys.exit(1 if failed else 0)
 
 
