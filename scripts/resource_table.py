@@ -18,24 +18,27 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "test", "ISA", "Inputs"))
+from compare_resources import criterion  # noqa: E402
 
 
 def verdict(model, compiler):
     """(meets the criterion, why) for one kernel's model and compiler figures."""
     m, c = model["total_vgprs"], compiler["total_vgprs"]
+    meets, under = criterion(m, model["occupancy"], c, compiler["occupancy"], compiler["scratch_bytes"])
     within = c <= m * 1.1 and m <= c * 1.1
     same = model["occupancy"] == compiler["occupancy"]
     if compiler["scratch_bytes"]:
         return False, f"scratch {compiler['scratch_bytes']} B"
-    if m * 1.1 < c:
+    if under:
         return False, "under by more than 10%"
+    if not meets:
+        return False, "occupancy differs and more than 10% off"
     if same and within:
         return True, "occupancy equal, within 10%"
     if same:
         return True, "occupancy equal"
-    if within:
-        return True, "within 10%"
-    return False, "occupancy differs and more than 10% off"
+    return True, "within 10%"
 
 
 def rows(tilec, example, arch):

@@ -245,8 +245,3 @@ unsigned tilec::wavesToAsk(const Target &t, const KernelResources &r) {
   RegisterEdge edge = registerEdge(t, r);
   return std::min(o.wavesPerSimd, std::max(edge.wavesNeeded, wavesForVgprs(t, withRegisterMargin(edge.total))));
 }
-
-unsigned tilec::wavesHeldTo(const Target &t, const KernelResources &r) {
-  unsigned needed = registerEdge(t, r).wavesNeeded;
-  return t.occupancyHint ? std::max(needed, wavesToAsk(t, r)) : needed;
-}

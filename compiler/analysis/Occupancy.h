@@ -82,11 +82,6 @@ unsigned wavesForVgprs(const Target &target, unsigned total);
 /// more than it can hold, the compiler spills); 0 when the kernel cannot launch.
 unsigned wavesToAsk(const Target &target, const KernelResources &r);
 
-/// The fewest waves per SIMD the compiler is held to for a kernel estimated at `r`: those its workgroup needs, or
-/// those asked with amdgpu_waves_per_eu (wavesToAsk) where the target asks. The compiler's VGPR budget a lane is the
-/// unified file at that many waves.
-unsigned wavesHeldTo(const Target &target, const KernelResources &r);
-
 } // namespace tilec
 
 #endif

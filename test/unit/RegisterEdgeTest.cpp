@@ -70,26 +70,21 @@ TEST(RegisterEdgeTest, NearWithinTenPercentOfTheRoomOrOfTheArchVgprs) {
   }
 }
 
-// wavesHeldTo: the fewest waves per SIMD the compiler is held to, which decides where it keeps the MFMA accumulators
-// (ResourceModel.cpp: the VGPR form where vgprsAtWaves(held) <= 256). gfx942 asks for nothing: the workgroup's waves.
-// gfx950 asks wavesToAsk: the occupancy, or fewer where the estimate + 10% does not fit that occupancy's registers.
-TEST(RegisterEdgeTest, WavesHeldToAreTheWorkgroupsOrTheAskedOnes) {
-  const Target &gfx942 = *lookupTarget("gfx942");
+// wavesToAsk (gfx950 asks amdgpu_waves_per_eu): the occupancy, or fewer where the estimate + 10% does not fit that
+// occupancy's registers; never fewer than the workgroup needs.
+TEST(RegisterEdgeTest, WavesToAskKeepTheRegisterMargin) {
   const Target &gfx950 = *lookupTarget("gfx950");
-  // 81 ArchVGPRs (aligned 84) + 64 AGPRs = 148: 3 waves (168 a lane); 148 + 10% = 163 <= 168, so gfx950 asks 3.
-  EXPECT_EQ(wavesHeldTo(gfx942, res(81, 64, 256)), 1u);
-  EXPECT_EQ(wavesHeldTo(gfx950, res(81, 64, 256)), 3u);
+  // 81 ArchVGPRs (aligned 84) + 64 AGPRs = 148: 3 waves (168 a lane); 148 + 10% = 163 <= 168: 3.
+  EXPECT_EQ(wavesToAsk(gfx950, res(81, 64, 256)), 3u);
   EXPECT_EQ(vgprsAtWaves(gfx950, 3), 168u);
-  // 108 (aligned 108) + 64 = 172: 2 waves; 172 + 10% = 190 <= 256: 2 asked, 256 a lane: still the VGPR form.
-  EXPECT_EQ(wavesHeldTo(gfx950, res(108, 64, 256)), 2u);
-  // 175 (aligned 176) + 256 = 432: 1 wave; asked 1, 512 a lane: the AGPR form.
-  EXPECT_EQ(wavesHeldTo(gfx950, res(175, 256, 64)), 1u);
-  EXPECT_GT(vgprsAtWaves(gfx950, 1), gfx950.maxArchVgprs);
-  // 512 threads need 2 waves per SIMD on either target, whatever is asked: 100 + 128 = 228, 2 waves.
-  EXPECT_EQ(wavesHeldTo(gfx942, res(100, 128, 512)), 2u);
-  EXPECT_EQ(wavesHeldTo(gfx950, res(100, 128, 512)), 2u);
-  // 71 (aligned 72) + 16 = 88: 5 waves (96 a lane), but 88 + 10% = 97 > 96: gfx950 asks 4 (128 a lane).
-  EXPECT_EQ(wavesHeldTo(gfx950, res(71, 16, 256)), 4u);
+  // 108 (aligned 108) + 64 = 172: 2 waves; 172 + 10% = 190 <= 256: 2.
+  EXPECT_EQ(wavesToAsk(gfx950, res(108, 64, 256)), 2u);
+  // 175 (aligned 176) + 256 = 432: 1 wave.
+  EXPECT_EQ(wavesToAsk(gfx950, res(175, 256, 64)), 1u);
+  // 512 threads need 2 waves per SIMD: 100 + 128 = 228, 2 waves.
+  EXPECT_EQ(wavesToAsk(gfx950, res(100, 128, 512)), 2u);
+  // 71 (aligned 72) + 16 = 88: 5 waves (96 a lane), but 88 + 10% = 97 > 96: 4 (128 a lane).
+  EXPECT_EQ(wavesToAsk(gfx950, res(71, 16, 256)), 4u);
 }
 
 } // namespace

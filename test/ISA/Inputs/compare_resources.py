@@ -42,7 +42,14 @@ def metadata(asm):
     return kernels
 
 
-def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False, criterion=False,
+def criterion(model_total, model_waves, compiler_total, compiler_waves, scratch):
+    """The model's criterion (docs/occupancy.md) for one kernel: (meets it, under by more than 10%)."""
+    close = compiler_total <= model_total * 1.1 and model_total <= compiler_total * 1.1
+    under = compiler_total > model_total * 1.1
+    return (model_waves == compiler_waves or close) and not under and not scratch, under
+
+
+def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False, judge=False,
          known_off=()):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
@@ -71,12 +78,10 @@ def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scr
             model_total = model["vgprs"] + model["agprs"]
         else:
             model_total = (model["vgprs"] + 3) // 4 * 4 + model["agprs"] if model["agprs"] else model["vgprs"]
-        if criterion:
+        if judge:
             c_total, waves, c_waves = c["vgpr_count"], k["occupancy"]["waves_per_simd"], c.get("occupancy")
-            close = c_total <= model_total * 1.1 and model_total <= c_total * 1.1
-            under = c_total > model_total * 1.1
             scratch = c["private_segment_fixed_size"]
-            meets = (waves == c_waves or close) and not under and not scratch
+            meets, under = criterion(model_total, waves, c_total, c_waves, scratch)
             if name in known_off:
                 verdict = ("KNOWN OFF (over)" if not meets and not under and not scratch else
                            "KNOWN OFF BUT MEETS IT: take it off the list" if meets else "KNOWN OFF AND UNDER OR SPILLS")
@@ -128,12 +133,12 @@ if __name__ == "__main__":
         i = args.index("--within")
         within = float(args[i + 1])
         del args[i:i + 2]
-    criterion = "--criterion" in args
-    if criterion:
+    judge = "--criterion" in args
+    if judge:
         args.remove("--criterion")
     known_off = ()
     if "--known-off" in args:
         i = args.index("--known-off")
         known_off = tuple(args[i + 1].split(","))
         del args[i:i + 2]
-    main(args[0], args[1], within, occupancy, both, no_scratch, criterion, known_off)
+    main(args[0], args[1], within, occupancy, both, no_scratch, judge, known_off)
