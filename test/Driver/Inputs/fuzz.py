@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """No input may crash tilec: a deterministic fuzzer.
 
-    fuzz.py TILEC EXAMPLES_DIR [--seed N] [--mutations N] [--keep DIR]
+    fuzz.py TILEC EXAMPLES_DIR [--seed N] [--mutations N] [--truncations N] [--keep DIR]
 
 Runs TILEC on
   * hand-written nasty inputs: empty and comment-only files, 10000 nested parentheses, brackets and braces,
     100000 unary minus, 100000-operand expressions, huge integers and floats in every numeric position, non-UTF-8
     bytes, NUL bytes, a byte order mark, very long lines, unterminated comments, invalid characters, many kernels;
-  * every example truncated at every token boundary;
-  * seeded random token-level mutations of every example (delete, duplicate, swap, replace a token with a keyword,
-    punctuation, a number from a list of edge cases or a random byte),
+  * every example truncated at token boundaries (all of them up to --truncations, default 48, else that many evenly
+    spaced from a seeded offset);
+  * seeded random token-level mutations of every example, --mutations of each, default 100 (delete, duplicate, swap,
+    replace a token with a keyword, punctuation, a number from a list of edge cases or a random byte),
 each with a rotating set of command-line options (--emit=..., --format=json, --offload-arch, -Werror,
 --split-input-file), and fails (exit status 1, printing the input) when tilec
   * is killed by a signal (segfault, abort, ...) or times out,
   * exits with a status other than 0 or 1,
   * exits with 1 without an "error:" on stderr, or with 0 with an "error:" on stderr,
   * reports an internal error (an IR verifier failure: Sema accepted something it should have rejected).
-The whole run takes a few seconds; the same seed always produces the same inputs.
+About 5,300 inputs, a minute on 2 cores. In a sanitizer build (TILEC_SANITIZER_SLOWDOWN > 1) each tilec process takes
+about 0.1 s to start and big inputs run about 4 times slower, so the defaults there are 8 truncations and 16 mutations
+of each example (about 1,200 inputs; of the hand-written ones, the example repeated 300 times and behind a 1 MB
+comment are left to the normal build): libFuzzer's in-process run (scripts/test.sh) covers that build far more widely. The same seed always produces the same inputs.
 """
 import concurrent.futures
 import glob
@@ -27,7 +31,8 @@ import subprocess
 import sys
 
 # A sanitizer build (build-asan) runs tilec about 4 times slower; lit.cfg.py says how much in that configuration.
-TIMEOUT_S = 10 * int(os.environ.get("TILEC_SANITIZER_SLOWDOWN", "1"))
+SANITIZER_SLOWDOWN = int(os.environ.get("TILEC_SANITIZER_SLOWDOWN", "1"))
+TIMEOUT_S = 10 * SANITIZER_SLOWDOWN
 
 OPTION_SETS = [
     [],
@@ -111,25 +116,33 @@ def tile_kernel(expr):
 
 
 def nasty_inputs(example):
-    """Hand-written inputs that have broken parsers before."""
-    out = [
-        b"", b"\n", b" \t\r\n", b"// only a comment", b"// only a comment\n", b"/* only a block comment */",
-        b"/*", b"/* unterminated\nkernel k() {}\n", b"*/", b"/* /* nested */ */", b"target gfx942;",
-        b"target", b"kernel", b"kernel k", b"kernel k(", b"kernel k()", b"kernel k() {", b"kernel k() {}",
-        b"}}}}", b"((((", b";;;;", b"\x00", b"\x00" * 1000, b"\xff\xfe\xfd", b"\xef\xbb\xbf" + example,
+    """Hand-written inputs that have broken parsers before, built on EXAMPLE."""
+    return [
+        b"\xef\xbb\xbf" + example,
         example.replace(b"\n", b"\r\n"), example.replace(b"\n", b"\r"), example + b"\x00", b"\x00" + example,
         example[:len(example) // 2] + b"\x00" + example[len(example) // 2:],
         example[:len(example) // 2] + b"\xff" + example[len(example) // 2:],
         example.replace(b"//", b"// \xc3\x28 bad UTF-8 in a comment "),
         example.replace(b"tile t", b"tile t\xc3\xa9"),  # valid UTF-8, not an identifier character
+        b"// -----\n" + example + b"// -----\n// -----\n" + example,
+    ] + ([] if SANITIZER_SLOWDOWN > 1 else [  # the big ones: the parser's scaling, the normal build's to check
+        b"// " + b"x" * 1_000_000 + b"\n" + example,
+        example * 300,
+    ])
+
+
+def standalone_nasty_inputs():
+    """Hand-written inputs that have broken parsers before, the same for every example (run once)."""
+    return [
+        b"", b"\n", b" \t\r\n", b"// only a comment", b"// only a comment\n", b"/* only a block comment */",
+        b"/*", b"/* unterminated\nkernel k() {}\n", b"*/", b"/* /* nested */ */", b"target gfx942;",
+        b"target", b"kernel", b"kernel k", b"kernel k(", b"kernel k()", b"kernel k() {", b"kernel k() {}",
+        b"}}}}", b"((((", b";;;;", b"\x00", b"\x00" * 1000, b"\xff\xfe\xfd",
         b"kernel \xe2\x80\x8bk() {}",  # zero-width space
         b"@#$`\\\"'" * 100,
         b"a" * 1_000_000,
-        b"// " + b"x" * 1_000_000 + b"\n" + example,
         b"kernel k(" + b", ".join(b"a%d: f32" % i for i in range(5000)) + b") {}",
-        example * 300,
         b"// -----\n" * 50,
-        b"// -----\n" + example + b"// -----\n// -----\n" + example,
         kernel(b"  tile t: f16[" + b", ".join([b"64"] * 10000) + b"] thread_raked;"),
         kernel(b"  for i in 0 .. 4 {" * 10000 + b"}" * 10000),
         kernel(b"  barrier;" * 100000),
@@ -177,16 +190,21 @@ def nasty_inputs(example):
         b"  t = load X[block.row - 2147483647 - 2147483647, 0 - 2147483647 * 2147483647];\n"
         b"  store Y[block.row * 2147483647 * 2147483647, 2147483647 / 0] = t;\n}\n",
     ]
-    return out
 
 
-def truncations(example):
+def truncations(rng, example, limit):
+    """EXAMPLE cut after at most LIMIT of its tokens: every token of a short example, else evenly spaced cuts from a
+    seeded offset (so the examples together cut at every kind of token)."""
     toks = tokens(example)
-    out, pos = [], 0
+    ends, pos = [], 0
     for t in toks:
         pos += len(t)
-        out.append(example[:pos])
-    return out
+        ends.append(pos)
+    if len(ends) > limit:
+        stride = len(ends) / limit
+        offset = rng.random() * stride
+        ends = [ends[int(offset + i * stride)] for i in range(limit)]
+    return [example[:end] for end in ends]
 
 
 def mutate(rng, example):
@@ -248,7 +266,9 @@ def show(data):
 
 def main():
     args = sys.argv[1:]
-    seed, mutations, keep = 20261121, 300, None
+    seed, mutations, cuts, keep = 20261121, 100, 48, None
+    if SANITIZER_SLOWDOWN > 1:
+        mutations, cuts = 16, 8
     positional = []
     while args:
         a = args.pop(0)
@@ -256,6 +276,8 @@ def main():
             seed = int(args.pop(0))
         elif a == "--mutations":
             mutations = int(args.pop(0))
+        elif a == "--truncations":
+            cuts = int(args.pop(0))
         elif a == "--keep":
             keep = args.pop(0)
         else:
@@ -271,10 +293,10 @@ def main():
     examples += EXTRA_SEEDS
 
     rng = random.Random(seed)
-    cases = []
+    cases = standalone_nasty_inputs()
     for e in examples:
         cases += nasty_inputs(e)
-        cases += truncations(e)
+        cases += truncations(rng, e, cuts)
         cases += [mutate(rng, e) for _ in range(mutations)]
     jobs = [(data, OPTION_SETS[i % len(OPTION_SETS)]) for i, data in enumerate(cases)]
 
