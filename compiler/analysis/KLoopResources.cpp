@@ -52,7 +52,7 @@ bool tilec::pipelinedSingleKStep(const ir::Kernel &k) {
   if (loops.empty()) return false;
   for (const ir::For *f : loops) {
     std::optional<ConstantSteps> n = constantSteps(*f);
-    if (!n || n->all > 1 || f->plan->depth != 2) return false;
+    if (!n || n->all > 1 || f->plan->depth < 2) return false;
   }
   return true;
 }

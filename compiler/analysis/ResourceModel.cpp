@@ -64,6 +64,7 @@ bool reduces(const ir::Body &body) {
 }
 
 struct Widest {
+  bool unalignedVariant = false; ///< scanning for the _unaligned kernel (a staged loop runs depth 2 there)
   unsigned vgprs = 0;
   llvm::SMRange loc;
   unsigned loops = 0;
@@ -208,8 +209,16 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // steps: the K loop is unrolled and clang-19 issues the LDS reads of about four steps ahead of the MFMAs
       // (measured on gemm_f16 with 32 and 64 K per mma: 56 and 72 ArchVGPRs, modelled 57 and 73).
       const ir::AccTile &a = *m->acc;
-      unsigned steps = std::min(m->k / a.instr->k, 4u);
+      // A staged loop's vector kernel (depth 3) reads each instruction K step during the MFMAs of the one before;
+      // LLVM 22 holds up to three (gfx950, the gfx942 GEMM examples compiled for it: gemm_f16 138 VGPRs, the model
+      // 125 with two steps, 133 with three; gemm_fp8 118, the model 135 with four, 123 with three).
+      bool staged = loop && loop->plan && loop->plan->depth == 3 && !w.unalignedVariant;
+      unsigned steps = std::min(m->k / a.instr->k, staged ? 3u : 4u);
       n = (a.blocksY() + a.blocksX()) * a.instr->operandDwords() * steps;
+      // Staged, a B fragment read transposed in two parts is put together from them while the next step's parts
+      // arrive: a fragment's copy per block column (gemm_f16_kn_gfx950: LLVM 22 148 VGPRs, the model 133 without it).
+      if (staged && m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
+        n += a.blocksX() * a.instr->operandDwords();
       // A scaled mma: a scale register per fragment and K step for this step, and for the next step where its
       // scales are live during this step's MFMAs: in a depth-2 loop without an ordered step (the next step's loads,
       // its scales among them, come before the mma). In an ordered step (KLoopPlan::schedule) they load after this
@@ -326,6 +335,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                  registersPerAccess(tile->layout.vec, tile->dtype)),
          tileVGPRs(*tile), tile->loc);
   Widest widest;
+  widest.unalignedVariant = unalignedVariant;
   scan(k, k.body, widest);
   // Reduced tiles live from their first reduction to their last use: those live at once count (softmax's m dies in
   // p = exp(x - m) before s = sum(p) is born).
@@ -369,12 +379,17 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
        flat ? 3 : 4);
   for (const ir::For *f : kLoops(k.body)) {
     // A single K step known at compile time has nothing to prefetch: no prefetch addresses, no ordered step.
-    if (f->plan->depth != 2 || !prefetches(*f)) continue;
+    if (f->plan->depth < 2 || !prefetches(*f)) continue;
     unsigned accesses = 0;
     for (const ir::Assign *a : f->plan->loads) accesses += a->dst->layout.accessesPerLane();
-    vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
-                 "masked steps (8)", f->var, accesses),
-         2 * accesses + 8);
+    if (f->plan->depth == 3 && !unalignedVariant && f->plan->bufferLoads)
+      vgpr(formatv("staged K loop over {0}: a 32-bit buffer offset per prefetched access ({1}; the window's origin is "
+                   "the scalar offset) and the bounds of the masked steps (8)", f->var, accesses),
+           accesses + 8);
+    else
+      vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
+                   "masked steps (8)", f->var, accesses),
+           2 * accesses + 8);
     // A scaled mma's scales of the next step are prefetched too, one byte load per fragment and instruction K step.
     // LLVM 22 keeps no address for them where the operands are 8- or 4-bit: it addresses each from the tensor's base
     // with an offset (gfx950: gemm_mxfp8_gfx950 200 VGPRs, gemm_mxfp4_gfx950 162, gemm_mxfp8_fp4_gfx950 184;
@@ -388,7 +403,10 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                      m->acc->name, loads),
              2 * loads);
       }
-    if (const auto &s = f->plan->schedule; s && s->kSteps > 2) {
+    // A staged loop (depth 3) reads one instruction K step ahead in the vector kernel; its _unaligned kernel runs
+    // the ordered step of depth 2 (HIPEmitterKLoop.cpp).
+    bool staged = f->plan->depth == 3 && !unalignedVariant;
+    if (const auto &s = f->plan->schedule; s && s->kSteps > 2 && !staged) {
       const ir::MMA &m = *f->plan->mmas.front();
       unsigned fragments = (s->kSteps - 2) * (m.acc->blocksY() + m.acc->blocksX());
       unsigned perFragment = m.acc->instr->operandDwords();

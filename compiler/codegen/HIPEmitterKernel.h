@@ -1,9 +1,10 @@
 //===- HIPEmitterKernel.h - The per-kernel HIP writer, shared by its files --===//
 //
 // Private to the HIP emitter: KernelEmitter writes one kernel (and its _unaligned copy and launcher). Its comment,
-// parameters and prologue are in HIPEmitterPrologue.cpp, its general statements, accesses and expressions in
-// HIPEmitter.cpp, its launcher in HIPEmitterLauncher.cpp; the GEMM statements (LDS writes, mma, the
-// accumulator's store) and the K loop's pipelined shape in HIPEmitterGEMM.cpp.
+// parameters and prologue are in HIPEmitterPrologue.cpp, its general statements and expressions in HIPEmitter.cpp,
+// its global memory accesses in HIPEmitterAccess.cpp, its launcher in HIPEmitterLauncher.cpp; the GEMM statements
+// (LDS writes, mma) in HIPEmitterGEMM.cpp, the accumulator's store in HIPEmitterEpilogue.cpp and the K loop's shapes
+// (pipelined, staged) in HIPEmitterKLoop.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_HIPEMITTERKERNEL_H
@@ -15,6 +16,7 @@
 #include "ir/IR.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -100,6 +102,11 @@ private:
   void pipelinedStep(const For &f, unsigned depth);
   /// A main-loop step in the order the pipelining pass planned (KLoopPlan::schedule).
   void scheduledStep(const For &f, unsigned depth);
+  /// The loads (and a scaled mma's scales) of the step after this one, issued during this step's `during`.
+  void nextStepLoads(const For &f, const char *during, unsigned depth);
+  /// A staged (depth 3) loop (HIPEmitterKLoop.cpp): the registers of the main loop's first step, and its step.
+  void stagedPrefetch(const For &f, const std::string &mainLoopCondition, unsigned depth);
+  void stagedStep(const For &f, unsigned depth);
 
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
@@ -267,6 +274,14 @@ private:
   /// Writing the masked steps (or the prologue) of a K loop whose plan loads through buffer resources, in the vector
   /// kernel: loads of Kernel::bufferLoaded tensors become buffer loads.
   bool maskedBufferLoads = false;
+  /// Writing a staged main-loop step (depth 3, vector kernel): unmasked loads of Kernel::bufferLoaded tensors become
+  /// buffer loads whose window origin is the scalar offset.
+  bool uniformOffsetLoads = false;
+  /// The access being written, where its lanes share the window: row origin, the lane's row in the window, column
+  /// origin, the lane's column (empty strings elsewhere).
+  std::array<std::string, 4> accessWindow;
+  /// Whether load `l`, written now, is a buffer load at the window's scalar offset (see uniformOffsetLoads).
+  bool windowOffsetLoad(const Value &l, unsigned vec, unsigned rows, unsigned cols);
   /// The byte size of `tensor` (one matrix of a batched one) as an expression of type `type`.
   std::string tensorBytes(const Tensor &tensor, const char *type) const;
   /// The LDS stage that mma reads and that writes fill, for buffers with 2 stages.

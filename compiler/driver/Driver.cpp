@@ -109,7 +109,9 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
   if (module) planReductions(*module);
   if (!module || !verifyModule(*module, diags)) return 1;
-  if (!planPipelines(*module, diags) || !checkBudgets(*module, diags) || diags.hasErrors()) return 1;
+  if (!planPipelines(*module, diags) || !verifyPlans(*module, diags) || !checkBudgets(*module, diags) ||
+      diags.hasErrors())
+    return 1;
   chooseLdsSwizzles(*module);
   chunkAccessLoops(*module);
   askForModelOccupancy(*module);

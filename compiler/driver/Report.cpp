@@ -187,10 +187,28 @@ void kLoops(const ir::Body &body, std::vector<const ir::For *> &out) {
     }
 }
 
-unsigned barriersPerStep(const ir::KLoopPlan &p) { return p.depth == 2 && p.doubleLds ? 1 : 2; }
+unsigned barriersPerStep(const ir::KLoopPlan &p) { return p.depth >= 2 && p.doubleLds ? 1 : 2; }
 
 /// The order of a main-loop step, as the pipelining pass planned it (KLoopPlan::schedule), in words.
 std::string stepOrder(const ir::KLoopPlan &p) {
+  if (!p.staged.empty()) {
+    std::string segments;
+    for (size_t j = 0; j < p.staged.size(); ++j) {
+      const ir::KLoopPlan::StagedSegment &s = p.staged[j];
+      std::vector<std::string> parts;
+      if (s.writes) parts.push_back(formatv("{0} LDS write statement{1}", s.writes, s.writes == 1 ? "" : "s"));
+      if (s.loads) parts.push_back(formatv("{0} load statement{1}", s.loads, s.loads == 1 ? "" : "s"));
+      if (!parts.empty())
+        segments += formatv("; among the MFMAs of instruction K step {0}: {1}", j,
+                            parts.size() == 2 ? parts[0] + " and " + parts[1] : parts[0]).str();
+    }
+    ir::KLoopPlan ordered = p;
+    ordered.staged.clear();
+    return formatv("staged: the fragments of instruction K step 0 ({0} LDS reads), then per instruction K step its "
+                   "MFMAs with the next one's fragments read among them{1}; then the one barrier (the _unaligned "
+                   "kernel, whose loads are not buffer loads, 2 steps in flight: {2})",
+                   p.stagedReadsPerStep, segments, stepOrder(ordered));
+  }
   if (!p.schedule) {
     if (p.depth == 1) return "as written: loads, LDS writes, barrier, mma, barrier";
     return p.doubleLds ? "the next step's loads, this step's mma (clang orders its fragment reads and MFMAs), the LDS "
@@ -216,14 +234,18 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
   os << formatv("  K loop over {0}: pipeline {1} ({2})\n", f.var, p.depth, p.why);
   os << formatv("    {0} LDS stage{1}, {2} barrier{3} per step{4}\n", p.doubleLds ? 2 : 1, p.doubleLds ? "s" : "",
                 barriersPerStep(p), barriersPerStep(p) == 1 ? "" : "s",
-                p.depth == 2 ? "; the loads of step k + 1 are issued before the mma of step k" : "");
+                p.depth == 3   ? "; step k writes step k + 1 from registers to LDS and issues the loads of step k + 2"
+                : p.depth == 2 ? "; the loads of step k + 1 are issued before the mma of step k"
+                               : "");
   os << "    step order: " << stepOrder(p) << "\n";
   if (p.splitEdges || p.peelTail)
     os << formatv("    main loop without masks over {0}{1}; the remaining steps run masked{2}\n",
                   p.splitEdges ? "the whole K steps of interior workgroups (block inside the grid tensor)"
                                : "the whole K steps",
-                  p.depth == 2 ? " whose next step is whole" : "",
-                  p.depth == 2 ? " (the last prefetch past the end reads zeros)" : "");
+                  p.depth == 3   ? " whose step after the next is whole"
+                  : p.depth == 2 ? " whose next step is whole"
+                                 : "",
+                  p.depth >= 2 ? " (the last prefetch past the end reads zeros)" : "");
   else
     os << "    no masks: every block lies inside the grid tensor and every K step is whole\n";
   if (p.bufferLoads && !k.bufferLoaded.empty()) {

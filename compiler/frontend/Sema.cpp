@@ -454,9 +454,11 @@ ir::StmtPtr KernelSema::forLoop(const ast::ForStmt &f) {
     diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", *step));
     stepOk = false;
   }
-  if (f.pipelineRange.isValid() && (f.pipeline < 1 || f.pipeline > 2)) {
-    diags.error(f.pipelineRange, formatv("pipeline depth {0}: tilec pipelines a K loop 1 step deep (no overlap) or 2 "
-                                         "(the next step's loads issued before this step's mma)", f.pipeline));
+  if (f.pipelineRange.isValid() && (f.pipeline < 1 || f.pipeline > 3)) {
+    diags.error(f.pipelineRange, formatv("pipeline depth {0}: tilec pipelines a K loop 1 step deep (no overlap), 2 "
+                                         "(the next step's loads issued before this step's mma) or 3 (the next step "
+                                         "staged in registers, the loads of the step after it in flight)",
+                                         f.pipeline));
     stepOk = false;
   } else {
     loop->pipeline = static_cast<unsigned>(f.pipeline);

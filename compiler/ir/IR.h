@@ -333,7 +333,10 @@ struct KLoopPlan {
   /// The last K step may be partial (the upper bound is not known to be a multiple of the step): the interior path
   /// peels it off the main loop and masks it in K only.
   bool peelTail = false;
-  unsigned depth = 1;         ///< K steps in flight: 1 (none), 2 (the next step's loads before this step's mma)
+  /// K steps in flight: 1 (none), 2 (the next step's loads before this step's mma), 3 (staged, with 2 LDS stages:
+  /// the next step's tiles, loaded during the step before, wait in registers and are written to the other stage at
+  /// the start of this step, while the loads of the step after it are in flight; see `staged`).
+  unsigned depth = 1;
   bool depthRequested = false; ///< written as `pipeline N`
   bool doubleLds = false;     ///< with depth 2: every LDS buffer of the loop has 2 stages, one barrier per step
   /// The masked steps (edge workgroups, the partial last step) and the prologue of the vector kernel load through
@@ -356,6 +359,19 @@ struct KLoopPlan {
     unsigned kSteps = 0;        ///< instruction K steps of the mma
   };
   std::optional<StepSchedule> schedule;
+  /// A staged main-loop step (depth 3), one segment per instruction K step j of its one mma, each fenced from the
+  /// next: the fragment reads of instruction K step j + 1 (those of step 0 come first, on their own), the MFMAs of
+  /// step j, and the statements placed in it (the LDS writes of the next K step, then the global loads of the one
+  /// after it), interleaved with the MFMAs in the order of `groups`, which the emitter prints as
+  /// sched_group_barrier groups.
+  struct StagedSegment {
+    enum class Group { MFMA, LDSRead, LDSWrite, GlobalLoad };
+    unsigned writes = 0; ///< statements of `writes` placed here, following those of the segments before
+    unsigned loads = 0;  ///< statements of `loads` placed here, likewise
+    std::vector<std::pair<Group, unsigned>> groups; ///< kind and instructions per lane, in issue order
+  };
+  std::vector<StagedSegment> staged;
+  unsigned stagedReadsPerStep = 0; ///< depth 3: LDS reads per lane of one instruction K step's fragments
 };
 
 /// for var in lower .. upper step step [pipeline depth].

@@ -222,3 +222,57 @@ bool tilec::verifyModule(const Module &module, DiagnosticEngine &diags) {
   for (const auto &k : module.kernels) ok &= Verifier(*module.target, diags).kernel(*k);
   return ok;
 }
+
+namespace {
+
+/// What the emitter and the resource model rely on in a K loop's plan.
+void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
+  const KLoopPlan &p = *f.plan;
+  auto fail = [&](const std::string &what) {
+    diags.error(f.loc, "internal error: IR verifier: K loop over '" + f.var + "': " + what);
+    ok = false;
+  };
+  if (p.depth < 1 || p.depth > 3) return fail("pipeline depth out of range");
+  if (p.doubleLds && p.depth < 2) fail("2 LDS stages without a prefetch");
+  for (const LdsWrite *w : p.writes)
+    if ((w->dst->stages == 2) != p.doubleLds) fail("an LDS buffer's stages disagree with the plan");
+  if (p.depth != 3) {
+    if (!p.staged.empty()) fail("a staged order in a loop that is not staged");
+    return;
+  }
+  // Staged: one unscaled mma, 2 stages, a masked loop after the main one, one segment per instruction K step that
+  // places every write and load once and holds that step's MFMAs.
+  if (!p.doubleLds) fail("staged with one LDS stage");
+  if (!p.splitEdges && !p.peelTail) fail("staged without a masked loop to end it");
+  if (p.mmas.size() != 1 || !p.mmas.front()->acc || !p.mmas.front()->acc->instr || p.mmas.front()->scaleA)
+    return fail("staged without exactly one unscaled mma");
+  const MMA &m = *p.mmas.front();
+  unsigned kSteps = m.k / m.acc->instr->k, blocks = m.acc->blocksY() * m.acc->blocksX();
+  if (p.staged.size() != kSteps) return fail("staged segments differ from the instruction K steps");
+  unsigned writes = 0, loads = 0;
+  for (const KLoopPlan::StagedSegment &seg : p.staged) {
+    writes += seg.writes;
+    loads += seg.loads;
+    unsigned mfmas = 0;
+    for (const auto &[g, n] : seg.groups)
+      if (g == KLoopPlan::StagedSegment::Group::MFMA) mfmas += n;
+    if (mfmas != blocks) fail("a staged segment's MFMAs differ from an instruction K step's blocks");
+  }
+  if (writes != p.writes.size() || loads != p.loads.size()) fail("staged segments do not place every write and load once");
+}
+
+void verifyPlans(const Body &body, DiagnosticEngine &diags, bool &ok) {
+  for (const StmtPtr &s : body)
+    if (const auto *f = llvm::dyn_cast<For>(s.get())) {
+      if (f->plan) verifyPlan(*f, diags, ok);
+      verifyPlans(f->body, diags, ok);
+    }
+}
+
+} // namespace
+
+bool tilec::verifyPlans(const Module &module, DiagnosticEngine &diags) {
+  bool ok = true;
+  for (const auto &k : module.kernels) ::verifyPlans(k->body, diags, ok);
+  return ok;
+}

@@ -16,6 +16,11 @@ namespace tilec {
 /// True when `module` satisfies the IR invariants; otherwise reports each violation and returns false.
 bool verifyModule(const ir::Module &module, DiagnosticEngine &diags);
 
+/// True when every K loop's plan (passes/SoftwarePipeline.h) holds together: the depth, its LDS stages, and for a
+/// staged loop (depth 3) one unscaled mma, a masked loop after the main one, and one segment per instruction K step
+/// that holds that step's MFMAs and places every LDS write and load once. Run after the pipelining pass.
+bool verifyPlans(const ir::Module &module, DiagnosticEngine &diags);
+
 } // namespace tilec
 
 #endif

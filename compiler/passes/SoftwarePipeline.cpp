@@ -95,10 +95,101 @@ private:
     // each candidate.
     f.plan = std::move(plan);
     bool ok = depth(f, *f.plan);
+    if (ok && f.plan->depth == 3) stagedSchedule(*f.plan);
+    if (ok && !f.plan->depthRequested && f.plan->depth == 3) fitStaged(f);
     if (ok) schedule(*f.plan);
     if (ok && !f.plan->depthRequested && f.plan->depth == 2) fitRegisters(f);
     if (ok) useBufferLoads(*f.plan);
     return ok;
+  }
+
+  /// Why a K loop cannot run staged (depth 3), or "" where it can: one mma of 2 or more instruction K steps without
+  /// scales (a scaled mma's scales would need a third set of registers), 2 LDS stages, and a masked loop after the
+  /// main one to take the last steps (split edges or a partial last step).
+  std::string stagedBlocker(const KLoopPlan &plan) const {
+    if (plan.mmas.size() != 1) return "the loop has more than one mma";
+    const MMA &m = *plan.mmas.front();
+    if (!m.acc || !m.acc->instr) return "its mma has no MFMA instruction";
+    if (m.scaleA) return "its mma is scaled (the scales of three steps would be live)";
+    if (m.k / m.acc->instr->k < 2) return "its mma is one instruction K step (nothing to read ahead of the MFMAs)";
+    if (!plan.splitEdges && !plan.peelTail) return "every block and K step is whole (no masked loop to end it)";
+    return "";
+  }
+
+  /// A staged step's order (KLoopPlan::staged). Each MFMA of P passes hides about P - 1 single-issue instructions
+  /// behind it; the fragment reads of the next instruction K step take one or more of them, and up to P / 4 LDS
+  /// writes or global loads follow each MFMA (the rest is their address arithmetic). The statements are placed whole,
+  /// writes first, from the first segment on; what is left when the last segment is reached goes there.
+  void stagedSchedule(KLoopPlan &plan) const {
+    const MMA &m = *plan.mmas.front();
+    const MFMAInstr &ins = *m.acc->instr;
+    const MFMAInstr &insB = operandView(ins, true);
+    unsigned kSteps = m.k / ins.k, rows = m.acc->blocksY(), cols = m.acc->blocksX(), blocks = rows * cols;
+    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
+    unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun() * rows +
+                     cols * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
+    unsigned passes = std::max(1u, ins.cycles / 4), cap = std::max(1u, passes / 4);
+    using Group = KLoopPlan::StagedSegment::Group;
+    struct Item {
+      Group kind;
+      unsigned accesses;
+    };
+    std::vector<Item> queue;
+    for (const LdsWrite *w : plan.writes) queue.push_back({Group::LDSWrite, w->src->layout.accessesPerLane()});
+    for (const Assign *a : plan.loads) queue.push_back({Group::GlobalLoad, a->dst->layout.accessesPerLane()});
+    plan.staged.assign(kSteps, {});
+    plan.stagedReadsPerStep = reads;
+    size_t next = 0;
+    for (unsigned j = 0; j < kSteps; ++j) {
+      KLoopPlan::StagedSegment &seg = plan.staged[j];
+      bool last = j + 1 == kSteps;
+      unsigned room = blocks * cap, placed = 0;
+      std::vector<Item> here;
+      while (next < queue.size() && (last || here.empty() || placed + queue[next].accesses <= room)) {
+        placed += queue[next].accesses;
+        (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
+        here.push_back(queue[next++]);
+        if (!last && placed >= room) break;
+      }
+      // Per MFMA: the MFMA, its share of the next instruction K step's reads, then up to `cap` of the placed
+      // accesses (writes before loads).
+      unsigned readsLeft = last ? 0 : reads;
+      size_t item = 0;
+      unsigned itemLeft = here.empty() ? 0 : here[0].accesses;
+      auto add = [&](Group g, unsigned n) {
+        if (!n) return;
+        if (!seg.groups.empty() && seg.groups.back().first == g) seg.groups.back().second += n;
+        else seg.groups.push_back({g, n});
+      };
+      for (unsigned b = 0; b < blocks; ++b) {
+        add(Group::MFMA, 1);
+        unsigned share = (readsLeft + (blocks - b) - 1) / (blocks - b);
+        add(Group::LDSRead, share);
+        readsLeft -= share;
+        for (unsigned c = 0; c < cap && item < here.size(); ++c) {
+          add(here[item].kind, 1);
+          if (--itemLeft == 0 && ++item < here.size()) itemLeft = here[item].accesses;
+        }
+      }
+      // Accesses beyond the segment's room follow its MFMAs.
+      while (item < here.size()) {
+        add(here[item].kind, itemLeft);
+        if (++item < here.size()) itemLeft = here[item].accesses;
+      }
+    }
+  }
+
+  /// The compiler's staged loop must fit the registers, as fitRegisters() checks for depth 2; else depth 2.
+  void fitStaged(For &f) {
+    KLoopPlan &plan = *f.plan;
+    unsigned deep = estimateResources(k, t).archVgprs, deepUnaligned = 0;
+    if (hasUnalignedVariant(planAccesses(k)))
+      deepUnaligned = estimateResources(k, t, /*unalignedVariant=*/true).archVgprs;
+    if (std::max(deep, deepUnaligned) <= t.maxArchVgprs) return;
+    plan.depth = 2;
+    plan.staged.clear();
+    plan.why += formatv("; not staged (pipeline 3): about {0} ArchVGPRs per lane, more than the {1} a lane can "
+                        "address on {2}", std::max(deep, deepUnaligned), t.maxArchVgprs, t.name).str();
   }
 
   /// The masked steps' loads through buffer resources, where the kernel has an _unaligned copy for the launcher to
@@ -107,7 +198,7 @@ private:
   /// loads 96 instructions, 8 exec branches, 257.5 cycles; buffer loads whose masked-off offset is out of range 73,
   /// none, 237.6; 152 VGPR+AGPR instead of 156. Loads with an `else` value keep the mask (a buffer reads zeros).
   void useBufferLoads(KLoopPlan &plan) {
-    if (plan.depth != 2 || !(plan.splitEdges || plan.peelTail) || !hasUnalignedVariant(planAccesses(k))) return;
+    if (plan.depth < 2 || !(plan.splitEdges || plan.peelTail) || !hasUnalignedVariant(planAccesses(k))) return;
     for (const Assign *a : plan.loads) {
       const Value &v = *a->value;
       unsigned bytes = a->dst->layout.vec * sizeOf(a->dst->dtype);
@@ -128,7 +219,8 @@ private:
   /// barrier, as long as the MFMAs left among the LDS writes still take kCyclesAmongWrites (gemm_i8, 32 MFMAs of 4
   /// passes per step: 16 before and 16 after wait 40 cycles for the loads, 168.5 cycles per step; 24 and 8, 154.9).
   void schedule(KLoopPlan &plan) const {
-    if (plan.depth != 2 || plan.mmas.size() != 1) return;
+    // A staged loop's _unaligned kernel runs this order (its global loads are not buffer loads; see stagedSchedule).
+    if (plan.depth < 2 || plan.mmas.size() != 1) return;
     const MMA &m = *plan.mmas.front();
     if (!m.acc || !m.acc->instr) return;
     const MFMAInstr &ins = *m.acc->instr;
@@ -229,6 +321,27 @@ private:
       }
     }
     plan.depth = 2;
+    if (f.pipeline == 3) {
+      std::string blocker = stagedBlocker(plan);
+      if (doubled > t.ldsBytesPerCU || !blocker.empty()) {
+        diags.error(f.pipelineLoc,
+                    blocker.empty()
+                        ? formatv("pipeline 3 double-buffers the LDS of this K loop: {0} B + {1} B for the second "
+                                  "stage = {2} B, more than the {3} B of a CU on {4}; use pipeline 1 or smaller LDS "
+                                  "buffers", now, loopBytes, doubled, t.ldsBytesPerCU, t.name)
+                              .str()
+                        : formatv("pipeline 3 stages the next K step in registers, which this loop cannot: {0}; use "
+                                  "pipeline 2", blocker)
+                              .str());
+        return false;
+      }
+      setStages(plan, buffers);
+      plan.depth = 3;
+      plan.why = formatv("pipeline 3 as written: the next step's tiles wait in registers and are written to the "
+                         "other LDS stage at the start of this step, while the loads of the step after it are in "
+                         "flight ({0} B + {1} B = {2} B of LDS, one barrier per step)", now, loopBytes, doubled);
+      return true;
+    }
     if (f.pipeline == 2) {
       if (doubled > t.ldsBytesPerCU) {
         diags.error(f.pipelineLoc,
@@ -253,9 +366,16 @@ private:
       after = occupancy();
     }
     plan.schedule.reset();
-    if (after && after >= before) {
+    if (after && after >= before && stagedBlocker(plan).empty()) {
+      // With 2 stages, staging costs no LDS: the MFMAs wait neither for this step's loads nor for all its fragments.
+      plan.depth = 3;
+      plan.why = formatv("compiler's choice, pipeline 3 (the next step staged in registers) with 2 LDS stages: {0} B "
+                         "+ {1} B = {2} B of LDS keep {3} wave{4} per SIMD", now, loopBytes, doubled, after,
+                         after == 1 ? "" : "s");
+    } else if (after && after >= before) {
       plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
-                         "wave{4} per SIMD", now, loopBytes, doubled, after, after == 1 ? "" : "s");
+                         "wave{4} per SIMD{5}", now, loopBytes, doubled, after, after == 1 ? "" : "s",
+                         formatv(" (not staged: {0})", stagedBlocker(plan)).str());
     } else {
       for (LdsBuffer *b : buffers) b->stages = 1;
       plan.doubleLds = false;

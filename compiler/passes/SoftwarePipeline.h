@@ -7,11 +7,15 @@
 //   - a clean steady state: interior workgroups (the whole block inside the grid tensor) run an unmasked main loop
 //     over whole K steps, the last partial K step is peeled off and masked in K only, and edge workgroups run a
 //     masked copy;
-//   - the pipeline depth: 1 (each step loads, writes LDS, multiplies) or 2 (the loads of step k + 1 are issued
-//     before the mma of step k; the LDS buffers get 2 stages where the budget allows, so a step needs one barrier);
-//   - the order of a main-loop step for the MFMA pipe (KLoopPlan::schedule): every fragment first, one global load
-//     after each of the first MFMAs, the last instruction K step's MFMAs (or enough of them that the MFMAs after the
-//     last load cover its latency) among the LDS writes.
+//   - the pipeline depth: 1 (each step loads, writes LDS, multiplies), 2 (the loads of step k + 1 are issued
+//     before the mma of step k; the LDS buffers get 2 stages where the budget allows, so a step needs one barrier) or
+//     3 (staged, with 2 LDS stages: step k writes step k + 1 from registers into the other stage and issues the
+//     loads of step k + 2), the compiler's choice where 2 stages cost no occupancy and the loop can be staged;
+//   - the order of a main-loop step for the MFMA pipe: at depth 2 (KLoopPlan::schedule) every fragment first, one
+//     global load after each of the first MFMAs, the last instruction K step's MFMAs (or enough of them that the
+//     MFMAs after the last load cover its latency) among the LDS writes; at depth 3 (KLoopPlan::staged) one segment
+//     per instruction K step, its MFMAs with the next step's fragment reads and the writes and loads among them.
+// ir/Verifier.h's verifyPlans checks the plan's invariants after this pass.
 // The depth is the user's (`pipeline N`) or the compiler's; a depth whose LDS does not fit is an error with the
 // arithmetic.
 //

@@ -191,27 +191,33 @@ template <typename T> TILEC_DEVICE Buffer make_buffer(const T *base, unsigned by
 /// clang-19 turns into a branch around the offset's arithmetic (an exec branch per access in a K loop).
 TILEC_DEVICE int buffer_offset(bool inside, int byteOffset) { return byteOffset | -static_cast<int>(!inside); }
 
-template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) {
+/// A buffer load at byteOffset = laneOffset + uniformOffset, the second the same in every lane of the wave (the
+/// instruction's scalar offset, soffset: a K loop advances it with one scalar add instead of a vector add per access).
+/// The bounds check covers the sum; callers pass a nonzero uniformOffset only for accesses known to be inside.
+template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int laneOffset, int uniformOffset) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,
                 "buffer accesses move 4, 8, 12 or 16 bytes");
 #if defined(__HIP__)
   if constexpr (sizeof(V) == 16)
-    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b128(b.rsrc, byteOffset, 0, 0));
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b128(b.rsrc, laneOffset, uniformOffset, 0));
   else if constexpr (sizeof(V) == 12) { // a 3-dword vector type is 16 bytes: copy its 12
-    const auto words = __builtin_amdgcn_raw_buffer_load_b96(b.rsrc, byteOffset, 0, 0);
+    const auto words = __builtin_amdgcn_raw_buffer_load_b96(b.rsrc, laneOffset, uniformOffset, 0);
     V v;
     __builtin_memcpy(&v, &words, 12);
     return v;
   }
   else if constexpr (sizeof(V) == 8)
-    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b64(b.rsrc, byteOffset, 0, 0));
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b64(b.rsrc, laneOffset, uniformOffset, 0));
   else
-    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b32(b.rsrc, byteOffset, 0, 0));
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b32(b.rsrc, laneOffset, uniformOffset, 0));
 #else
-  if (byteOffset < 0 || static_cast<unsigned long>(byteOffset) + sizeof(V) > b.bytes) return V{};
+  const long byteOffset = static_cast<long>(laneOffset) + uniformOffset;
+  if (laneOffset < 0 || byteOffset < 0 || static_cast<unsigned long>(byteOffset) + sizeof(V) > b.bytes) return V{};
   return global_load<V>(b.base + byteOffset);
 #endif
 }
+
+template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) { return buffer_load<V>(b, byteOffset, 0); }
 
 template <typename V> TILEC_DEVICE void buffer_store(Buffer b, int byteOffset, V v) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,
