@@ -303,11 +303,25 @@ const char *groupName(KLoopPlan::StagedSegment::Group g, bool plural) {
 
 } // namespace
 
+void KernelEmitter::stagedFragmentReads(const MMA &m, unsigned j, unsigned depth) {
+  const MFMAInstr &ins = *m.acc->instr;
+  line(depth) << "{\n";
+  line(depth + 1) << formatv("const int kk = {0};\n", j * ins.k);
+  kLane(ins, depth + 1);
+  mmaFragmentReads(m, formatv("[{0}]", j).str(), depth + 1);
+  line(depth) << "}\n";
+}
+
 void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCondition, unsigned depth) {
   const KLoopPlan &p = *f.plan;
+  const MMA &m = *p.mmas.front();
+  const MFMAInstr &ins = *m.acc->instr;
   std::string next = formatv("{0} + {1}", f.var, index(*f.step));
+  line(depth) << "// The staged main loop's fragments: each step reads the next step's instruction K step 0 at its end.\n";
+  line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, p.staged.size(),
+                         m.acc->blocksY(), m.acc->blocksX());
   line(depth) << formatv("// The main loop's first step finds the next step ({0}) in registers, written to LDS at its "
-                         "start.\n", next);
+                         "start, and its own instruction K step 0's fragments read.\n", next);
   line(depth) << formatv("if ({0}) {{\n", mainLoopCondition);
   interiorBlock = p.splitEdges;
   fullSteps[f.var] = f.step->value;
@@ -316,43 +330,41 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   loopVarText.erase(f.var);
   fullSteps.erase(f.var);
   interiorBlock = false;
+  readStage = "stage";
+  stagedFragmentReads(m, 0, depth + 1);
+  readStage = "0";
   line(depth) << "}\n";
 }
 
 void KernelEmitter::stagedStep(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;
   const MMA &m = *p.mmas.front();
-  const MFMAInstr &ins = *m.acc->instr;
   unsigned kSteps = static_cast<unsigned>(p.staged.size());
   std::string after = formatv("{0} + 2 * {1}", f.var, index(*f.step));
   mmaHeader(m, depth);
   line(depth) << formatv("// Staged (pipeline 3): the next step's tiles go from registers into the other LDS stage, "
                          "the loads of {0} are issued, and each instruction K step's fragments ({1} LDS reads) are "
-                         "read during the MFMAs of the one before.\n",
+                         "read during the MFMAs of the one before; the barrier comes before the last instruction K "
+                         "step, among whose MFMAs the next step's first fragments are read from the other stage.\n",
                          after, p.stagedReadsPerStep);
-  line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, kSteps, m.acc->blocksY(),
-                         m.acc->blocksX());
   readStage = "stage";
-  auto reads = [&](unsigned j) {
-    line(depth) << "{\n";
-    line(depth + 1) << formatv("const int kk = {0};\n", j * ins.k);
-    kLane(ins, depth + 1);
-    mmaFragmentReads(m, formatv("[{0}]", j).str(), depth + 1);
-    line(depth) << "}\n";
-  };
-  line(depth) << "// The fragments of instruction K step 0.\n";
-  reads(0);
-  line(depth) << "__builtin_amdgcn_sched_barrier(0);\n";
   size_t writes = 0, loads = 0;
   for (unsigned j = 0; j < kSteps; ++j) {
     const KLoopPlan::StagedSegment &seg = p.staged[j];
+    bool last = j + 1 == kSteps;
     line(depth) << formatv("// Instruction K step {0}: its MFMAs{1}{2}{3}.\n", j,
-                           j + 1 < kSteps ? formatv(", the fragments of step {0}", j + 1).str() : "",
+                           last ? ", the next step's fragments of instruction K step 0"
+                                : formatv(", the fragments of step {0}", j + 1).str(),
                            seg.writes ? ", the next step's LDS writes (into the other stage)" : "",
                            seg.loads ? formatv(", loads of {0}", after).str() : "");
-    if (j + 1 < kSteps) reads(j + 1);
+    if (last) {
+      // Every wave has read this step's stage (its last reads were the segment before) and written the other.
+      line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
+      line(depth) << "stage ^= 1;\n";
+    }
+    stagedFragmentReads(m, last ? 0 : j + 1, depth);
     mmaProducts(m, formatv("[{0}]", j).str(), depth);
-    writeStage = "stage ^ 1";
+    writeStage = last ? "stage" : "stage ^ 1";
     for (unsigned w = 0; w < seg.writes; ++w) stmt(*p.writes[writes++], depth);
     writeStage = "0";
     loopVarText[f.var] = after;
@@ -366,8 +378,6 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
     line(depth) << "__builtin_amdgcn_sched_barrier(0);\n";
   }
   readStage = "0";
-  line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
-  line(depth) << "stage ^= 1;\n";
 }
 
 } // namespace tilec::hip

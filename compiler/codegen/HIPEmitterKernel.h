@@ -107,6 +107,8 @@ private:
   /// A staged (depth 3) loop (HIPEmitterKLoop.cpp): the registers of the main loop's first step, and its step.
   void stagedPrefetch(const For &f, const std::string &mainLoopCondition, unsigned depth);
   void stagedStep(const For &f, unsigned depth);
+  /// The fragment reads of instruction K step j of a staged step into a_frag[j], b_frag[j].
+  void stagedFragmentReads(const MMA &m, unsigned j, unsigned depth);
 
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.

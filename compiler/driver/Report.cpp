@@ -204,9 +204,10 @@ std::string stepOrder(const ir::KLoopPlan &p) {
     }
     ir::KLoopPlan ordered = p;
     ordered.staged.clear();
-    return formatv("staged: the fragments of instruction K step 0 ({0} LDS reads), then per instruction K step its "
-                   "MFMAs with the next one's fragments read among them{1}; then the one barrier (the _unaligned "
-                   "kernel, whose loads are not buffer loads, 2 steps in flight: {2})",
+    return formatv("staged: per instruction K step its MFMAs with the next one's fragments ({0} LDS reads) read "
+                   "among them{1}; the one barrier before the last instruction K step, among whose MFMAs the next K "
+                   "step's first fragments are read from the other stage (the _unaligned kernel, whose loads are not "
+                   "buffer loads, 2 steps in flight: {2})",
                    p.stagedReadsPerStep, segments, stepOrder(ordered));
   }
   if (!p.schedule) {
@@ -408,8 +409,12 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
       Occupancy uo = computeOccupancy(t, u.resources(k->workgroupSize));
       os << formatv("  kernel {0}: runs unless {1}\n", unalignedName(*k), vectorKernelCondition(plans));
       // The same figure when a floor of both kernels (a GEMM epilogue's accumulator values) covers the element paths.
-      std::string extra = u.archVgprs == e.archVgprs
-                              ? "no more than the vector kernel"
+      // A staged K loop runs staged in the vector kernel only: there the _unaligned kernel can take fewer.
+      std::string extra = u.archVgprs == e.archVgprs ? "no more than the vector kernel"
+                          : u.archVgprs < e.archVgprs
+                              ? formatv("{0} fewer than the vector kernel, whose K loop is staged",
+                                        e.archVgprs - u.archVgprs)
+                                    .str()
                               : formatv("{0} more for the element paths at row ends", u.archVgprs - e.archVgprs).str();
       std::string limit = uo.limiter == Limiter::None ? std::string("the maximum")
                                                       : formatv("limited by {0}", limiterName(uo.limiter)).str();

@@ -259,6 +259,8 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
     if (mfmas != blocks) fail("a staged segment's MFMAs differ from an instruction K step's blocks");
   }
   if (writes != p.writes.size() || loads != p.loads.size()) fail("staged segments do not place every write and load once");
+  // The last segment follows the step's barrier: an LDS write there would race with the other waves' reads.
+  if (p.staged.back().writes) fail("an LDS write after the staged step's barrier");
 }
 
 void verifyPlans(const Body &body, DiagnosticEngine &diags, bool &ok) {

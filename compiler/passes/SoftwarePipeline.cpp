@@ -106,7 +106,8 @@ private:
   /// Why a K loop cannot run staged (depth 3), or "" where it can: one mma of 2 or more instruction K steps without
   /// scales (a scaled mma's scales would need a third set of registers), 2 LDS stages, and a masked loop after the
   /// main one to take the last steps (split edges or a partial last step).
-  std::string stagedBlocker(const KLoopPlan &plan) const {
+  std::string stagedBlocker(const For &f, const KLoopPlan &plan) const {
+    if (!prefetches(f)) return "K is a single step (nothing to stage)";
     if (plan.mmas.size() != 1) return "the loop has more than one mma";
     const MMA &m = *plan.mmas.front();
     if (!m.acc || !m.acc->instr) return "its mma has no MFMA instruction";
@@ -119,7 +120,8 @@ private:
   /// A staged step's order (KLoopPlan::staged). Each MFMA of P passes hides about P - 1 single-issue instructions
   /// behind it; the fragment reads of the next instruction K step take one or more of them, and up to P / 4 LDS
   /// writes or global loads follow each MFMA (the rest is their address arithmetic). The statements are placed whole,
-  /// writes first, from the first segment on; what is left when the last segment is reached goes there.
+  /// writes first, from the first segment on; what is left when the last segment is reached goes there, except the
+  /// writes, which all go before it: the last segment follows the step's barrier (HIPEmitterKLoop.cpp, stagedStep).
   void stagedSchedule(KLoopPlan &plan) const {
     const MMA &m = *plan.mmas.front();
     const MFMAInstr &ins = *m.acc->instr;
@@ -145,15 +147,20 @@ private:
       bool last = j + 1 == kSteps;
       unsigned room = blocks * cap, placed = 0;
       std::vector<Item> here;
-      while (next < queue.size() && (last || here.empty() || placed + queue[next].accesses <= room)) {
+      // The last segment follows the barrier: every LDS write is placed before it, whatever the room.
+      bool beforeLast = j + 2 == kSteps;
+      auto mustPlace = [&] { return beforeLast && queue[next].kind == Group::LDSWrite; };
+      while (next < queue.size() &&
+             (last || here.empty() || mustPlace() || placed + queue[next].accesses <= room)) {
         placed += queue[next].accesses;
         (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
         here.push_back(queue[next++]);
-        if (!last && placed >= room) break;
+        if (!last && placed >= room && !(next < queue.size() && mustPlace())) break;
       }
       // Per MFMA: the MFMA, its share of the next instruction K step's reads, then up to `cap` of the placed
       // accesses (writes before loads).
-      unsigned readsLeft = last ? 0 : reads;
+      // The last segment reads the next K step's instruction K step 0 (after the barrier, from the other stage).
+      unsigned readsLeft = reads;
       size_t item = 0;
       unsigned itemLeft = here.empty() ? 0 : here[0].accesses;
       auto add = [&](Group g, unsigned n) {
@@ -322,7 +329,7 @@ private:
     }
     plan.depth = 2;
     if (f.pipeline == 3) {
-      std::string blocker = stagedBlocker(plan);
+      std::string blocker = stagedBlocker(f, plan);
       if (doubled > t.ldsBytesPerCU || !blocker.empty()) {
         diags.error(f.pipelineLoc,
                     blocker.empty()
@@ -366,7 +373,7 @@ private:
       after = occupancy();
     }
     plan.schedule.reset();
-    if (after && after >= before && stagedBlocker(plan).empty()) {
+    if (after && after >= before && stagedBlocker(f, plan).empty()) {
       // With 2 stages, staging costs no LDS: the MFMAs wait neither for this step's loads nor for all its fragments.
       plan.depth = 3;
       plan.why = formatv("compiler's choice, pipeline 3 (the next step staged in registers) with 2 LDS stages: {0} B "
@@ -375,7 +382,7 @@ private:
     } else if (after && after >= before) {
       plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
                          "wave{4} per SIMD{5}", now, loopBytes, doubled, after, after == 1 ? "" : "s",
-                         formatv(" (not staged: {0})", stagedBlocker(plan)).str());
+                         formatv(" (not staged: {0})", stagedBlocker(f, plan)).str());
     } else {
       for (LdsBuffer *b : buffers) b->stages = 1;
       plan.doubleLds = false;

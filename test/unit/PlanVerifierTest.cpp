@@ -66,6 +66,10 @@ TEST(PlanVerifierTest, EachBreakIsAnInternalError) {
       {"a staged order in a loop that is not staged", [](ir::KLoopPlan &p) { p.depth = 2; }},
       {"staged without a masked loop", [](ir::KLoopPlan &p) { p.splitEdges = p.peelTail = false; }},
       {"pipeline depth out of range", [](ir::KLoopPlan &p) { p.depth = 4; }},
+      {"an LDS write after the staged step's barrier", [](ir::KLoopPlan &p) {
+         p.staged.front().writes -= 1;
+         p.staged.back().writes += 1;
+       }},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.what);
