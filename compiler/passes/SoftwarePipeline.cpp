@@ -117,6 +117,24 @@ private:
     return "";
   }
 
+  /// LDS reads per lane of one instruction K step's fragments: A's and B's per block row and column; a buffer read
+  /// with transposing reads takes kPerLane / (values per read) reads per fragment, and B has its own runs when its
+  /// column width differs from A's.
+  static unsigned fragmentReadsPerKStep(const MMA &m) {
+    const MFMAInstr &ins = *m.acc->instr;
+    const MFMAInstr &insB = operandView(ins, true);
+    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
+    return ins.readsPerFragment() * ins.ldsReadInstructionsPerRun() * m.acc->blocksY() +
+           m.acc->blocksX() * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
+  }
+
+  /// ArchVGPRs per lane of the kernel as planned now: the larger of its vector and _unaligned kernels.
+  unsigned widestArchVgprs() const {
+    unsigned vector = estimateResources(k, t).archVgprs;
+    if (!hasUnalignedVariant(planAccesses(k))) return vector;
+    return std::max(vector, estimateResources(k, t, /*unalignedVariant=*/true).archVgprs);
+  }
+
   /// A staged step's order (KLoopPlan::staged). Each MFMA of P passes hides about P - 1 single-issue instructions
   /// behind it; the fragment reads of the next instruction K step take one or more of them, and up to P / 4 LDS
   /// writes or global loads follow each MFMA (the rest is their address arithmetic). The statements are placed whole,
@@ -125,11 +143,8 @@ private:
   void stagedSchedule(KLoopPlan &plan) const {
     const MMA &m = *plan.mmas.front();
     const MFMAInstr &ins = *m.acc->instr;
-    const MFMAInstr &insB = operandView(ins, true);
-    unsigned kSteps = m.k / ins.k, rows = m.acc->blocksY(), cols = m.acc->blocksX(), blocks = rows * cols;
-    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
-    unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun() * rows +
-                     cols * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
+    unsigned kSteps = m.k / ins.k, blocks = m.acc->blocksY() * m.acc->blocksX();
+    unsigned reads = fragmentReadsPerKStep(m);
     unsigned passes = std::max(1u, ins.cycles / 4), cap = std::max(1u, passes / 4);
     using Group = KLoopPlan::StagedSegment::Group;
     struct Item {
@@ -189,14 +204,12 @@ private:
   /// The compiler's staged loop must fit the registers, as fitRegisters() checks for depth 2; else depth 2.
   void fitStaged(For &f) {
     KLoopPlan &plan = *f.plan;
-    unsigned deep = estimateResources(k, t).archVgprs, deepUnaligned = 0;
-    if (hasUnalignedVariant(planAccesses(k)))
-      deepUnaligned = estimateResources(k, t, /*unalignedVariant=*/true).archVgprs;
-    if (std::max(deep, deepUnaligned) <= t.maxArchVgprs) return;
+    unsigned widest = widestArchVgprs();
+    if (widest <= t.maxArchVgprs) return;
     plan.depth = 2;
     plan.staged.clear();
     plan.why += formatv("; not staged (pipeline 3): about {0} ArchVGPRs per lane, more than the {1} a lane can "
-                        "address on {2}", std::max(deep, deepUnaligned), t.maxArchVgprs, t.name).str();
+                        "address on {2}", widest, t.maxArchVgprs, t.name).str();
   }
 
   /// The masked steps' loads through buffer resources, where the kernel has an _unaligned copy for the launcher to
@@ -235,12 +248,7 @@ private:
     if (kSteps < 2) return;
     KLoopPlan::StepSchedule s;
     s.kSteps = kSteps;
-    // A buffer read with transposing reads takes kPerLane / (values per read) reads per fragment.
-    const MFMAInstr &insB = operandView(ins, true); // B's own runs when its column width differs from A's
-    unsigned reads = ins.readsPerFragment() * ins.ldsReadInstructionsPerRun();
-    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
-    s.fragmentReads = kSteps * reads * rows +
-                      kSteps * cols * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
+    s.fragmentReads = kSteps * fragmentReadsPerKStep(m);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
     // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
     if (m.scaleA) s.loads += kSteps * (rows + cols);
@@ -330,16 +338,10 @@ private:
     plan.depth = 2;
     if (f.pipeline == 3) {
       std::string blocker = stagedBlocker(f, plan);
-      if (doubled > t.ldsBytesPerCU || !blocker.empty()) {
-        diags.error(f.pipelineLoc,
-                    blocker.empty()
-                        ? formatv("pipeline 3 double-buffers the LDS of this K loop: {0} B + {1} B for the second "
-                                  "stage = {2} B, more than the {3} B of a CU on {4}; use pipeline 1 or smaller LDS "
-                                  "buffers", now, loopBytes, doubled, t.ldsBytesPerCU, t.name)
-                              .str()
-                        : formatv("pipeline 3 stages the next K step in registers, which this loop cannot: {0}; use "
-                                  "pipeline 2", blocker)
-                              .str());
+      if (doubled > t.ldsBytesPerCU) return ldsOverflow(f, now, loopBytes, doubled);
+      if (!blocker.empty()) {
+        diags.error(f.pipelineLoc, formatv("pipeline 3 stages the next K step in registers, which this loop "
+                                           "cannot: {0}; use pipeline 2", blocker));
         return false;
       }
       setStages(plan, buffers);
@@ -350,13 +352,7 @@ private:
       return true;
     }
     if (f.pipeline == 2) {
-      if (doubled > t.ldsBytesPerCU) {
-        diags.error(f.pipelineLoc,
-                    formatv("pipeline 2 double-buffers the LDS of this K loop: {0} B + {1} B for the second stage = "
-                            "{2} B, more than the {3} B of a CU on {4}; use pipeline 1 or smaller LDS buffers",
-                            now, loopBytes, doubled, t.ldsBytesPerCU, t.name));
-        return false;
-      }
+      if (doubled > t.ldsBytesPerCU) return ldsOverflow(f, now, loopBytes, doubled);
       setStages(plan, buffers);
       plan.why = formatv("pipeline 2 as written: the next step's loads are issued before this step's mma, and the LDS "
                          "buffers have 2 stages ({0} B + {1} B = {2} B), so each step needs one barrier",
@@ -394,6 +390,15 @@ private:
                                : formatv("more than the {0} B of a CU", t.ldsBytesPerCU).str());
     }
     return true;
+  }
+
+  /// The error for a requested depth whose second LDS stage does not fit the CU; false.
+  bool ldsOverflow(const For &f, unsigned now, unsigned loopBytes, unsigned doubled) {
+    diags.error(f.pipelineLoc,
+                formatv("pipeline {0} double-buffers the LDS of this K loop: {1} B + {2} B for the second stage = "
+                        "{3} B, more than the {4} B of a CU on {5}; use pipeline 1 or smaller LDS buffers",
+                        f.pipeline, now, loopBytes, doubled, t.ldsBytesPerCU, t.name));
+    return false;
   }
 
   /// Waves per SIMD of the kernel as it stands (the resource model's estimate).
