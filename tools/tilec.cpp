@@ -51,6 +51,10 @@ cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's 
                      cl::cat(category));
 cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
                           cl::cat(category));
+cl::opt<unsigned> deviceThreads("device-threads",
+                                cl::desc("--emit=asm, --emit=obj, --verify: kernels compiled at once (default 0: one "
+                                         "per core; 1: the whole module in one backend run)"),
+                                cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
 cl::opt<unsigned> testWarningAtLine("tilec-test-hip-warning-at-line", cl::Hidden, cl::init(0),
                                     cl::desc("Testing: an unused variable in the code of .tile statement line N (in-process compile)"));
@@ -176,6 +180,7 @@ int main(int argc, char **argv) {
     options.emit = tilec::EmitKind::Verify;
   }
   options.allowSpills = allowSpills;
+  options.deviceThreads = deviceThreads;
   options.testWarningAtLine = testWarningAtLine;
   options.format = outputFormat;
   options.warningsAsErrors = werror;

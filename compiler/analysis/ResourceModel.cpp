@@ -100,6 +100,18 @@ unsigned elementPaths(const ir::Kernel &k, const ir::Value &v) {
 /// (as it does the vector loads), so they are counted as live at once (measured on the GEMM examples: within 10%;
 /// an over-estimate for a copy, whose load and store paths do not overlap). Accumulator stores are left out: they go
 /// one 4-value group at a time.
+/// Registers one A (or B) fragment holds until its MFMA: the instruction's operand (MFMA.h: fp4 4, fp8 8), but 8 for
+/// a 6-bit format, whose 24 bytes arrive as three 8-byte reads into registers of their own before they are the
+/// operand's 6 (gemm_mxfp6_gfx950: LLVM 22 156 VGPRs, the model 139 with 6 per fragment, 155 with 8).
+unsigned fragmentRegisters(const MFMAInstr &instr, bool b) {
+  return instr.scaled && valueBits(b ? instr.b : instr.a) == 6 ? 8 : instr.operandRegisters(b);
+}
+
+/// The registers of one instruction K step's fragments: one A fragment per block row, one B per block column.
+unsigned stepFragmentRegisters(const ir::AccTile &a) {
+  return a.blocksY() * fragmentRegisters(*a.instr, false) + a.blocksX() * fragmentRegisters(*a.instr, true);
+}
+
 unsigned allElementPaths(const ir::Kernel &k, const ir::Body &body) {
   unsigned n = 0;
   for (const ir::StmtPtr &s : body) {
@@ -218,11 +230,15 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // the model 124 with 2 steps; k0022, bf16 16 x 16 with 9, 128 against 115).
       unsigned kSteps = m->k / a.instr->k;
       unsigned steps = staged ? std::min(kSteps + 1, 3u) : std::min(kSteps, 4u);
-      n = (a.blocksY() + a.blocksX()) * a.instr->operandDwords() * steps;
-      // Staged, a B fragment read transposed in two parts is put together from them while the next step's parts
-      // arrive: a fragment's copy per block column (gemm_f16_kn_gfx950: LLVM 22 148 VGPRs, the model 133 without it).
-      if (staged && m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
-        n += a.blocksX() * a.instr->operandDwords();
+      n = stepFragmentRegisters(a) * steps;
+      // A B fragment read transposed in two or more parts is put together from them while the next parts arrive: a
+      // fragment's copy per block column (staged: gemm_f16_kn_gfx950, LLVM 22 148 VGPRs, the model 133 without it;
+      // the scaled ones: gemm_mxfp4_kn_gfx950 160, 153 without it; mx_mixed.tile's mix_f4f8kn 190, 181 without it;
+      // seed 1 of test/Differential, its MX GEMMs on gfx950: 139 of 166 kernels meet the criterion, 132 without it).
+      // It over-counts where a step has one instruction K step and many block columns (test/Emulator/mx-gemm.test's
+      // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves).
+      if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
+        n += a.blocksX() * fragmentRegisters(*a.instr, true);
       // A scaled mma: a scale register per fragment and K step for this step, and for the next step where its
       // scales are live during this step's MFMAs: in a depth-2 loop without an ordered step (the next step's loads,
       // its scales among them, come before the mma). In an ordered step (KLoopPlan::schedule) they load after this
@@ -362,8 +378,11 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     // Where the accumulators are in ArchVGPRs, gfx950's compiler spends next to nothing on them (Target.h); in the
     // AGPR form (a kernel held to 1 wave, estimateResources) every element counts, as clang-19 counted them.
     bool threeByte = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 3; });
+    bool packed = llvm::any_of(k.tensors, [](const auto &x) { return sizeOf(x->dtype) == 1 && valueBits(x->dtype) == 4; });
     if (!k.accs.empty() && t.mmaFreeElementPaths && !accsInAgprs)
-      elementPaths = threeByte ? std::min(elementPaths, t.mmaThreeByteElementPaths) : 0;
+      elementPaths = threeByte ? std::min(elementPaths, t.mmaThreeByteElementPaths)
+                     : packed  ? std::min(elementPaths, t.mmaPackedElementPaths)
+                               : 0;
     vgpr("elements of the accesses that may cross a row end", elementPaths);
   }
   unsigned distributions = 0, oneD = 0;
@@ -395,17 +414,24 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                    "masked steps (8)", f->var, accesses),
            2 * accesses + 8);
     // A scaled mma's scales of the next step are prefetched too, one byte load per fragment and instruction K step.
-    // LLVM 22 keeps no address for them where the operands are 8- or 4-bit: it addresses each from the tensor's base
-    // with an offset (gfx950: gemm_mxfp8_gfx950 200 VGPRs, gemm_mxfp4_gfx950 162, gemm_mxfp8_fp4_gfx950 184;
-    // modelled 199, 175, 189 without a 64-bit address per scale load, 215, 191, 205 with them). With a 6-bit
-    // operand (12-byte loads) it does: gemm_mxfp6_gfx950 156, gemm_mxfp6_kn_gfx950 161; modelled 147 and 149 with
-    // the addresses, 139 and 141 without.
+    // Where the operands are 8- or 4-bit LLVM 22 keeps one 64-bit address per fragment and reaches the instruction
+    // K steps' scales at offsets from it (gemm_mxfp4_gfx950: 4 address pairs for its 8 scale loads, offsets 4 and
+    // 6). With a 6-bit operand (12-byte loads) it keeps one per load (gemm_mxfp6_gfx950 156 VGPRs,
+    // gemm_mxfp6_kn_gfx950 161; modelled 147 and 149 with them, 139 and 141 without).
     for (const ir::MMA *m : f->plan->mmas)
-      if (m->scaleA && (valueBits(m->a->dtype) == 6 || valueBits(m->b->dtype) == 6)) {
-        unsigned loads = m->k / m->acc->instr->k * (m->acc->blocksY() + m->acc->blocksX());
-        vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per scale load ({1} x 2)",
-                     m->acc->name, loads),
-             2 * loads);
+      if (m->scaleA) {
+        unsigned fragments = m->acc->blocksY() + m->acc->blocksX();
+        if (valueBits(m->a->dtype) == 6 || valueBits(m->b->dtype) == 6) {
+          unsigned loads = m->k / m->acc->instr->k * fragments;
+          vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per scale load ({1} x 2)",
+                       m->acc->name, loads),
+               2 * loads);
+        } else {
+          vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per fragment ({1} x 2), the "
+                       "instruction K steps' scales at offsets from it",
+                       m->acc->name, fragments),
+               2 * fragments);
+        }
       }
     // A staged loop (depth 3) reads one instruction K step ahead in the vector kernel; its _unaligned kernel runs
     // the ordered step of depth 2 (HIPEmitterKLoop.cpp).
@@ -413,15 +439,19 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     if (const auto &s = f->plan->schedule; s && s->kSteps > 2 && !staged) {
       const ir::MMA &m = *f->plan->mmas.front();
       unsigned fragments = (s->kSteps - 2) * (m.acc->blocksY() + m.acc->blocksX());
-      unsigned perFragment = m.acc->instr->operandDwords();
+      const MFMAInstr &instr = *m.acc->instr;
+      unsigned perStep = stepFragmentRegisters(*m.acc);
       // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
       // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
-      unsigned extra = fragments * perFragment;
+      unsigned extra = (s->kSteps - 2) * perStep;
+      // "N x R" where A's and B's fragments are as wide, else the registers alone (an MX GEMM of two formats).
+      std::string times = fragmentRegisters(instr, false) == fragmentRegisters(instr, true)
+                              ? formatv("{0} x {1}", fragments, fragmentRegisters(instr, false)).str()
+                              : formatv("{0} registers", extra).str();
       // Where the target's compiler holds no more than the step's fragments (Target.h: for the unscaled 32 x 32
       // MFMAs), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
       std::string capped;
       if (t.capsScheduledStep && m.acc->instr->m == 32 && !m.acc->instr->scaled) {
-        unsigned perStep = (m.acc->blocksY() + m.acc->blocksX()) * perFragment;
         unsigned left = (s->kSteps - std::min(s->kSteps, 4u)) * perStep;
         if (left < extra) {
           capped = formatv(", at most the {0} of the step's {1} that the widest statement leaves out: {2}'s compiler "
@@ -431,8 +461,8 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
         }
       }
       vgpr(formatv("scheduled main-loop step over {0}: every fragment is read before the first MFMA, {1} more than "
-                   "the 2 instruction K steps clang reads at a time ({1} x {2}){3}{4}",
-                   f->var, fragments, perFragment, capped,
+                   "the 2 instruction K steps clang reads at a time ({2}){3}{4}",
+                   f->var, fragments, times, capped,
                    elementPaths ? formatv(", beyond the {0} of the element paths, which only the masked loop has",
                                           elementPaths).str()
                                 : std::string()),

@@ -5,6 +5,7 @@
 #include "support/Installation.h"
 #include <cstdlib>
 #include <dlfcn.h>
+#include <future>
 #include <mutex>
 
 using namespace tilec;
@@ -55,8 +56,13 @@ const Plugin &plugin() {
 
 } // namespace
 
+void tilec::preloadDeviceCompiler() {
+  // The future's destructor, at exit, waits for a load still under way.
+  static std::future<void> loading = std::async(std::launch::async, [] { plugin(); });
+}
+
 DeviceStatus tilec::compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileName, llvm::StringRef processor,
-                                      DeviceOutput output, DeviceCode &result) {
+                                      DeviceOutput output, DeviceCode &result, unsigned threads) {
   const Plugin &p = plugin();
   if (!p.compile) {
     result.diagnostics = p.error;
@@ -69,7 +75,7 @@ DeviceStatus tilec::compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef
 #else
                                "clang",
 #endif
-                               output == DeviceOutput::Object};
+                               output == DeviceOutput::Object, threads};
   tilec_device_result answer{};
   p.compile(&request, &answer);
   result.text.assign(answer.output, answer.outputSize);

@@ -31,9 +31,15 @@ struct DeviceCode {
 
 /// Compiles `hipSource` (named `fileName` in clang's messages) for `processor` ("gfx942") the way
 /// `clang++ -x hip --offload-arch=P --cuda-device-only -nogpulib -O3 -Wall -Wextra` would, with
-/// tilec/hip_minimal.h standing in for <hip/hip_runtime.h>.
+/// tilec/hip_minimal.h standing in for <hip/hip_runtime.h>. With two or more kernels, each is optimized and
+/// compiled in its own backend run, `threads` at a time (0: one per core; 1: the whole module in one run, as clang
+/// does it); the output is the same module either way (clang/KernelPartitions.h).
 DeviceStatus compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileName, llvm::StringRef processor,
-                               DeviceOutput output, DeviceCode &result);
+                               DeviceOutput output, DeviceCode &result, unsigned threads = 0);
+
+/// Starts loading the plugin (about a tenth of a second: libclang-cpp and libLLVM) on a thread of its own, so that
+/// it overlaps the work before the first compileDeviceCode or loopCycles, which wait for it. Idempotent.
+void preloadDeviceCompiler();
 
 /// A loop body's cycles under LLVM's MCA (the engine of llvm-mca), in the plugin.
 struct LoopCycles {

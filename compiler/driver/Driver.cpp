@@ -44,7 +44,7 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned 
   std::string hipName = (llvm::sys::path::stem(shownName) + ".hip").str();
   DeviceCode code;
   DeviceOutput kind = options.emit == EmitKind::Obj ? DeviceOutput::Object : DeviceOutput::Assembly;
-  switch (compileDeviceCode(hip, hipName, module.target->name, kind, code)) {
+  switch (compileDeviceCode(hip, hipName, module.target->name, kind, code, options.deviceThreads)) {
   case DeviceStatus::Unavailable:
     diags.errorNoLoc(code.diagnostics);
     return 1;
@@ -80,6 +80,8 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned 
 
 int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  if (options.emit == EmitKind::Asm || options.emit == EmitKind::Obj || options.emit == EmitKind::Verify)
+    preloadDeviceCompiler(); // loads while the file is parsed, checked and emitted
   std::string fileName = input->getBufferIdentifier().str();
   llvm::SourceMgr sourceMgr;
   unsigned buffer = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());

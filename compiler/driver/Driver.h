@@ -24,6 +24,8 @@ struct CompileOptions {
   bool warningsAsErrors = false;
   unsigned errorLimit = 20; ///< -ferror-limit: errors printed before stopping; 0 for no limit
   bool allowSpills = false; ///< --verify: scratch is reported, not an error
+  /// --device-threads: kernels compiled at once in process (0: one per core; 1: the module in one backend run).
+  unsigned deviceThreads = 0;
   /// Testing only (the hidden -tilec-test-hip-warning-at-line): an unused variable placed in the code of this .tile
   /// statement in the HIP compiled in process, so that a test can show clang's messages at .tile lines. 0: none.
   unsigned testWarningAtLine = 0;

@@ -52,6 +52,7 @@ Result tilec::compile(const std::string &source, const std::string &fileName, co
   c.warningsAsErrors = options.warningsAsErrors;
   c.errorLimit = options.errorLimit;
   c.allowSpills = options.allowSpills;
+  c.deviceThreads = options.deviceThreads;
   c.testWarningAtLine = options.testWarningAtLine;
   if (!options.target.empty()) {
     c.target = lookupTarget(options.target);

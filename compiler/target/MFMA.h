@@ -54,6 +54,13 @@ struct MFMAInstr {
   /// VGPRs of one A or B operand: the scaled builtins take 8 dwords whatever the format (fp4's 16 bytes in the
   /// low half).
   unsigned operandDwords() const { return scaled ? 8 : (kPerLane * sizeOf(a) + 3) / 4; }
+  /// VGPRs the A (or B) operand holds in the instruction LLVM 22 selects: the format's own width, fp8 8, fp6 6,
+  /// fp4 4 (v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:19], v[20:23] with cbsz:4 blgp:4), whatever the
+  /// builtin's 8.
+  /// kPerLane counts A's elements; B's values per lane are as many, in B's own width.
+  unsigned operandRegisters(bool b) const {
+    return (kPerLane * info(a).values * valueBits(b ? this->b : a) + 31) / 32;
+  }
   /// Multiply-adds per instruction (values, not bytes: an fp4x2 element is two).
   unsigned macs() const { return m * n * k * info(a).values; }
 };

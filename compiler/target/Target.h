@@ -103,6 +103,11 @@ struct Target {
   /// cost. LLVM 22 on gfx950, _unaligned minus vector kernel: gemm_mxfp6_gfx950 +6, gemm_mxfp6_kn_gfx950 +22, and
   /// test/Emulator/Inputs/mx_mixed.tile's mix_p6f4 +14 and mix_f8b6 +2, where every element would count 40 to 51.
   unsigned mmaThreeByteElementPaths;
+  /// Likewise for bytes of two packed values (fp4x2), where no 3-byte element is. LLVM 22 on gfx950, _unaligned
+  /// minus vector kernel: the fp4 MX GEMMs of seed 1 of test/Differential -2 to +12, median 4 (8 kernels);
+  /// gemm_mxfp4_gfx950 +6 where both kernels are asked for 3 waves, +12 where the _unaligned one is asked for 2
+  /// (the register edge, wavesToAsk), gemm_mxfp4_kn_gfx950 +12. 8 keeps both examples within 10%.
+  unsigned mmaPackedElementPaths;
   /// ArchVGPRs of the element paths at row ends in the _unaligned kernel of a kernel without an mma or a reduction,
   /// as this target's compiler allocates them. LLVM 22, alike on both targets: copy_f16 14 -> 20, axpy_f32 20 -> 30,
   /// scale_cast_bf16 24 -> 34 (gfx942 and gfx950); with a reduction 2 or 3 (softmax_f32 35 -> 38), where the model

@@ -41,6 +41,9 @@ struct Options {
   bool warningsAsErrors = false; ///< -Werror
   unsigned errorLimit = 20;      ///< -ferror-limit: errors reported before stopping; 0 for no limit
   bool allowSpills = false;      ///< Verify: scratch is reported, not an error
+  /// Asm, Obj, Verify: kernels compiled at once (0: one per core; 1: the whole module in one backend run, as clang
+  /// does it). The output is the same either way; a build system running many compiles at once may ask for 1.
+  unsigned deviceThreads = 0;
   /// For tilec's own tests: an unused variable in the code of this .tile statement in the HIP compiled in process
   /// (Asm, Obj, Verify), to show that clang's messages are reported at .tile lines. 0 (the default): none.
   unsigned testWarningAtLine = 0;

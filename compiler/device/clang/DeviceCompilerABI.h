@@ -19,6 +19,7 @@ struct tilec_device_request {
   const char *runtimeInclude;  ///< tilec's runtime/include directory
   const char *clangExecutable; ///< where the linked clang's resource directory is found
   int object;                  ///< 0: assembly, 1: object
+  unsigned threads;            ///< kernels compiled at once: 0 one per core, 1 the module in one backend run
 };
 
 struct tilec_device_result {

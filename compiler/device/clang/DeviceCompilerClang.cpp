@@ -8,9 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceCompilerABI.h"
+#include "KernelPartitions.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/BackendUtil.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
@@ -20,23 +22,34 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/TargetParser.h"
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 #ifdef TILEC_WITH_LLD
 #include "lld/Common/Driver.h"
 LLD_HAS_DRIVER(elf)
 #endif
+
+extern "C" void LLVMInitializeAMDGPUAsmParser();
 
 namespace {
 
@@ -62,6 +75,7 @@ void initializeAMDGPU() {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser(); // assembling the parts of a kernel-by-kernel compile
   });
 }
 
@@ -103,6 +117,87 @@ bool linkCodeObject(std::string &object, std::string &messages) {
   llvm::sys::fs::remove(output);
   return ok;
 #endif
+}
+
+/// One kernel's backend run (KernelPartitions.h): its assembly, LLVM's messages about it, whether it succeeded.
+struct Part {
+  std::string assembly, messages;
+  bool ok = true;
+};
+
+/// LLVM's messages from a part's context (errors and warnings; remarks are not asked for).
+void collectMessage(const llvm::DiagnosticInfo *info, void *context) {
+  Part &part = *static_cast<Part *>(context);
+  const char *kind = nullptr;
+  switch (info->getSeverity()) {
+  case llvm::DS_Error: kind = "error: "; part.ok = false; break;
+  case llvm::DS_Warning: kind = "warning: "; break;
+  default: return;
+  }
+  llvm::raw_string_ostream stream(part.messages);
+  llvm::DiagnosticPrinterRawOStream printer(stream);
+  stream << kind;
+  info->print(printer);
+  stream << "\n";
+}
+
+/// The optimizer and code generation of `kernel` alone, in a context of its own, from the front end's bitcode.
+void compilePart(clang::CompilerInstance &instance, llvm::StringRef bitcode, llvm::StringRef kernel, bool first,
+                 Part &part) {
+  llvm::LLVMContext context;
+  context.setDiagnosticHandlerCallBack(collectMessage, &part);
+  context.setDiscardValueNames(instance.getCodeGenOpts().DiscardValueNames); // as clang's own context
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "tilec-kernels"), context);
+  if (!module) {
+    part.messages += "tilec: " + llvm::toString(module.takeError()) + "\n";
+    part.ok = false;
+    return;
+  }
+  tilec::plugin::keepOnlyKernel(**module, kernel, first);
+  clang::CodeGenOptions options = instance.getCodeGenOpts();
+  llvm::SmallString<0> text;
+  clang::emitBackendOutput(instance, options, instance.getTarget().getDataLayoutString(), module->get(),
+                           clang::Backend_EmitAssembly, instance.getVirtualFileSystemPtr(),
+                           std::make_unique<llvm::raw_svector_ostream>(text));
+  part.assembly.assign(text.data(), text.size());
+}
+
+/// The module's kernels compiled apart, `threads` at a time, and put back together (KernelPartitions.h). Returns
+/// false, having set nothing, where that does not apply (one kernel, or parts not laid out as expected): the caller
+/// then compiles the module whole. Otherwise `ok` says whether every part compiled (and, for an object, assembled).
+bool compileKernelsApart(clang::CompilerInstance &instance, llvm::Module &module, const tilec_device_request &request,
+                         unsigned threads, bool &ok, std::string &output, std::string &messages) {
+  std::vector<std::string> kernels = tilec::plugin::kernelsOf(module);
+  if (kernels.size() < 2) return false;
+  llvm::SmallString<0> bitcode;
+  {
+    llvm::raw_svector_ostream stream(bitcode);
+    llvm::WriteBitcodeToFile(module, stream);
+  }
+  std::vector<Part> parts(kernels.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < kernels.size();) compilePart(instance, bitcode, kernels[i], i == 0, parts[i]);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<size_t>(threads, kernels.size()); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool) t.join();
+
+  bool partsOk = true;
+  std::vector<std::string> assembly;
+  for (Part &part : parts) {
+    messages += part.messages;
+    partsOk &= part.ok;
+    assembly.push_back(std::move(part.assembly));
+  }
+  std::string merged;
+  if (partsOk && !tilec::plugin::mergeAssembly(assembly, merged)) return false;
+  ok = partsOk;
+  if (ok && request.object) ok = tilec::plugin::assembleObject(merged, request.processor, output, messages);
+  else output = std::move(merged);
+  return true;
 }
 
 int compile(const tilec_device_request &request, std::string &output, std::string &messages) {
@@ -160,15 +255,32 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
   instance.createFileManager();
   // "N warnings generated" goes with the messages, not to the process's stderr.
   instance.setVerboseOutputStream(messageStream);
-  llvm::SmallString<0> bytes;
-  instance.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(bytes));
-  std::unique_ptr<clang::CodeGenAction> action;
-  if (request.object) action = std::make_unique<clang::EmitObjAction>();
-  else action = std::make_unique<clang::EmitAssemblyAction>();
-  bool ok = instance.ExecuteAction(*action) && !instance.getDiagnostics().hasErrorOccurred();
+  unsigned threads = request.threads ? request.threads : llvm::hardware_concurrency().compute_thread_count();
+  bool ok = false, done = false;
+  if (threads > 1) {
+    // The front end alone (clang's -disable-llvm-passes), then the optimizer and code generation per kernel.
+    invocation->getCodeGenOpts().DisableLLVMPasses = true;
+    clang::EmitLLVMOnlyAction frontEnd;
+    ok = instance.ExecuteAction(frontEnd) && !instance.getDiagnostics().hasErrorOccurred();
+    invocation->getCodeGenOpts().DisableLLVMPasses = false;
+    std::unique_ptr<llvm::Module> module = ok ? frontEnd.takeModule() : nullptr;
+    done = !ok || !module;
+    if (module) {
+      messageStream.flush();
+      done = compileKernelsApart(instance, *module, request, threads, ok, output, messages);
+    }
+  }
+  if (!done) { // one backend run for the whole module, as clang does it
+    llvm::SmallString<0> bytes;
+    instance.setOutputStream(std::make_unique<llvm::raw_svector_ostream>(bytes));
+    std::unique_ptr<clang::CodeGenAction> action;
+    if (request.object) action = std::make_unique<clang::EmitObjAction>();
+    else action = std::make_unique<clang::EmitAssemblyAction>();
+    ok = instance.ExecuteAction(*action) && !instance.getDiagnostics().hasErrorOccurred();
+    output.assign(bytes.data(), bytes.size());
+  }
   messageStream.flush();
   messages = stripMemoryRoot(messages);
-  output.assign(bytes.data(), bytes.size());
   if (ok && request.object) ok = linkCodeObject(output, messages);
   return ok ? 0 : 1;
 }
