@@ -340,7 +340,7 @@ TEST(LDSBanksTest, SwizzledRowsAreWrittenAndReadConsistently) {
   }
 }
 
-// gemm_f16_kn_gfx950's sB (K x N stored as declared, 32 x (128 + 8), read with ds_read_b64_tr_b16 for
+// A K x N sB as gemm_f16_kn_gfx950 keeps it (stored as declared, here 32 x (128 + 8), read with ds_read_b64_tr_b16 for
 // v_mfma_f32_32x32x16_f16): applying the instruction's rule (value e of lane 16g + j is value j % 4 of what lane
 // 16g + 4e + j / 4 names; docs/gemm.md, section 12) to the lane addresses of the fragment reads gives every lane the
 // B values the MFMA lane layout (laneOfB) wants of it: read h holds its elements 4h .. 4h + 3.

@@ -1,8 +1,9 @@
 //===- PlanVerifierTest.cpp - The K-loop plan's invariants ------------------===//
 //
 // verifyPlans (ir/Verifier.h) on a real plan, then on the same plan broken one way at a time: each break must be
-// reported as an internal error, never passed on to the emitter. gemm_fp8_gfx950's K loop is staged (depth 3): 4
-// instruction K steps of 2 x 2 blocks, 2 LDS write and 2 load statements, 2 LDS stages.
+// reported as an internal error, never passed on to the emitter. gemm_fp8_gfx950 with a K step of 64
+// (test/Resources/Inputs/staged-fp8-k64.tile) has a staged K loop (depth 3): 4 instruction K steps of 2 x 2 blocks,
+// 2 LDS write and 2 load statements, all placed in the first segment, 2 LDS stages.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Parser.h"
@@ -22,10 +23,10 @@ using namespace tilec;
 
 namespace {
 
-/// Plans gemm_fp8_gfx950, applies `breakIt` to its K loop's plan and returns verifyPlans' answer and messages.
+/// Plans staged-fp8-k64.tile, applies `breakIt` to its K loop's plan and returns verifyPlans' answer and messages.
 std::pair<bool, std::string> check(const std::function<void(ir::KLoopPlan &)> &breakIt) {
-  auto file = llvm::MemoryBuffer::getFile(TILEC_EXAMPLES_DIR "/gemm_fp8_gfx950.tile", /*IsText=*/true);
-  if (!file) return {false, "cannot read the example"};
+  auto file = llvm::MemoryBuffer::getFile(TILEC_TEST_DIR "/Resources/Inputs/staged-fp8-k64.tile", /*IsText=*/true);
+  if (!file) return {false, "cannot read the test input"};
   llvm::SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   std::string messages;
