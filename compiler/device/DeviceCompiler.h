@@ -48,8 +48,12 @@ struct LoopCycles {
   std::string message;            ///< why not, when the status is not OK
 };
 
+/// Seconds MCA gets for one loop body before it is given up (it runs in a child process; a normal run takes well under
+/// a tenth of a second).
+constexpr unsigned kLoopCyclesSeconds = 5;
+
 /// Runs `instructions` (straight-line AMDGPU assembly, one a line) for `iterations` iterations on `processor`'s
-/// scheduling model. CompileError means MCA could not analyse the text.
+/// scheduling model. CompileError means MCA could not analyse the text, or did not finish within kLoopCyclesSeconds.
 DeviceStatus loopCycles(llvm::StringRef instructions, llvm::StringRef processor, unsigned iterations,
                         LoopCycles &result);
 
