@@ -188,16 +188,32 @@ bool compileKernelsApart(clang::CompilerInstance &instance, llvm::Module &module
   bool partsOk = true;
   std::vector<std::string> assembly;
   for (Part &part : parts) {
-    messages += part.messages;
     partsOk &= part.ok;
     assembly.push_back(std::move(part.assembly));
   }
   std::string merged;
   if (partsOk && !tilec::plugin::mergeAssembly(assembly, merged)) return false;
+  for (const Part &part : parts) messages += part.messages;
   ok = partsOk;
   if (ok && request.object) ok = tilec::plugin::assembleObject(merged, request.processor, output, messages);
   else output = std::move(merged);
   return true;
+}
+
+/// The optimizer and code generation of the front end's whole module in one run, where it is not compiled a kernel at
+/// a time (one kernel, or parts that could not be put back together): the backend run of clang's EmitAssemblyAction
+/// or EmitObjAction, without running the front end a second time.
+void compileWhole(clang::CompilerInstance &instance, llvm::Module &module, const tilec_device_request &request,
+                  bool &ok, std::string &output, std::string &messages) {
+  Part part;
+  module.getContext().setDiagnosticHandlerCallBack(collectMessage, &part);
+  llvm::SmallString<0> bytes;
+  clang::emitBackendOutput(instance, instance.getCodeGenOpts(), instance.getTarget().getDataLayoutString(), &module,
+                           request.object ? clang::Backend_EmitObj : clang::Backend_EmitAssembly,
+                           instance.getVirtualFileSystemPtr(), std::make_unique<llvm::raw_svector_ostream>(bytes));
+  messages += part.messages;
+  ok = part.ok;
+  output.assign(bytes.data(), bytes.size());
 }
 
 int compile(const tilec_device_request &request, std::string &output, std::string &messages) {
@@ -264,10 +280,11 @@ int compile(const tilec_device_request &request, std::string &output, std::strin
     ok = instance.ExecuteAction(frontEnd) && !instance.getDiagnostics().hasErrorOccurred();
     invocation->getCodeGenOpts().DisableLLVMPasses = false;
     std::unique_ptr<llvm::Module> module = ok ? frontEnd.takeModule() : nullptr;
-    done = !ok || !module;
+    done = true;
     if (module) {
       messageStream.flush();
-      done = compileKernelsApart(instance, *module, request, threads, ok, output, messages);
+      if (!compileKernelsApart(instance, *module, request, threads, ok, output, messages))
+        compileWhole(instance, *module, request, ok, output, messages);
     }
   }
   if (!done) { // one backend run for the whole module, as clang does it
