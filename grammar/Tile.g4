@@ -22,7 +22,7 @@ dim           : IDENT | INT ;
 strideSpec    : 'stride' dim ;
 
 stmt          : 'workgroup' INT ';'                                   # workgroupStmt
-              | 'grid' 'over' IDENT 'tile' shape ';'                  # gridStmt
+              | 'grid' 'over' IDENT 'tile' '[' dim (',' dim)* ']' ';'  # gridStmt
               | 'tile' IDENT ':' IDENT shape (distribution vecSpec?)? ';'  # tileDecl
               | 'lds' IDENT ':' IDENT shape ('pad' INT)? ';'          # ldsDecl
               | 'acc' IDENT ':' IDENT shape 'mfma' mfmaName wavesSpec? ';'  # accDecl

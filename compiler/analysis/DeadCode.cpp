@@ -17,6 +17,7 @@ struct Flow {
   std::vector<const ir::LdsWrite *> ldsWrites;
   std::vector<const ir::MMA *> mmas;
   std::vector<const ir::Reduce *> reduces;
+  std::vector<const ir::ReducedAssign *> reducedAssigns;
   std::vector<const ir::For *> loops;
 
   void gather(const ir::Body &body) {
@@ -26,6 +27,7 @@ struct Flow {
       else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) ldsWrites.push_back(w);
       else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) mmas.push_back(m);
       else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) reduces.push_back(r);
+      else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get())) reducedAssigns.push_back(ra);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         loops.push_back(f);
         gather(f->body);
@@ -56,6 +58,8 @@ llvm::DenseSet<const void *> liveValues(const Flow &flow) {
     for (const ir::Assign *a : flow.assigns)
       if (live.count(a->dst)) changed |= markReads(*a->value, live);
     for (const ir::Reduce *r : flow.reduces) // a reduction is live when its result is
+      if (live.count(r->dst)) changed |= markReads(*r->value, live);
+    for (const ir::ReducedAssign *r : flow.reducedAssigns)
       if (live.count(r->dst)) changed |= markReads(*r->value, live);
   }
   return live;

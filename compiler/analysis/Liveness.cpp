@@ -47,6 +47,8 @@ struct Liveness {
       else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(range, w->src, at, ls, le);
       else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get()))
         value(*r->value, at, ls, le), use(reducedRange, r->dst, at, ls, le);
+      else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get()))
+        value(*ra->value, at, ls, le), use(reducedRange, ra->dst, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
         // Inside the outermost loop, the loop's whole range is what counts.
@@ -90,6 +92,59 @@ std::vector<const ir::Tile *> tilec::livePeak(const ir::Kernel &k) {
   });
   return best;
 }
+
+namespace {
+
+/// How `v` reads tile `t`: whether at all, and whether every read is `cast<T>(t)` with one T (`as`).
+struct Reads {
+  bool any = false, onlyCast = true;
+  std::optional<DType> as;
+};
+
+void readsOf(const ir::Value &v, const ir::Tile &t, Reads &r) {
+  if (v.kind == ir::Value::Kind::Cast && v.operands[0]->kind == ir::Value::Kind::TileRef && v.operands[0]->tile == &t) {
+    r.any = true;
+    if (r.as && *r.as != v.dtype) r.onlyCast = false;
+    r.as = v.dtype;
+    return;
+  }
+  if (v.kind == ir::Value::Kind::TileRef && v.tile == &t) r.any = true, r.onlyCast = false;
+  for (const auto &op : v.operands) readsOf(*op, t, r);
+}
+
+const ir::Value *valueOf(const ir::Stmt &s) {
+  if (auto *a = llvm::dyn_cast<ir::Assign>(&s)) return a->value.get();
+  if (auto *st = llvm::dyn_cast<ir::Store>(&s)) return st->value.get();
+  if (auto *r = llvm::dyn_cast<ir::Reduce>(&s)) return r->value.get();
+  if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(&s)) return ra->value.get();
+  return nullptr;
+}
+
+std::optional<DType> convertedIn(const ir::Body &body, const ir::Tile &t) {
+  Reads all;
+  unsigned statements = 0;
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      if (std::optional<DType> inner = convertedIn(f->body, t)) return inner;
+      continue;
+    }
+    const ir::Value *v = valueOf(*s);
+    if (!v) continue;
+    Reads here;
+    readsOf(*v, t, here);
+    if (!here.any) continue;
+    ++statements;
+    all.any = true;
+    all.onlyCast &= here.onlyCast && (!all.as || all.as == here.as);
+    all.as = here.as;
+  }
+  if (statements < 2 || !all.onlyCast || !all.as || sizeOf(*all.as) <= sizeOf(t.dtype)) return std::nullopt;
+  return all.as;
+}
+
+} // namespace
+
+std::optional<DType> tilec::convertedOnce(const ir::Kernel &k, const ir::Tile &t) { return convertedIn(k.body, t); }
 
 /// The reduced tiles live at the statement where they take the most registers: a reduced tile is live from its
 /// first reduction to the last statement that reads it (a whole loop when used inside one, as for register tiles).

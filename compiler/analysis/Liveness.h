@@ -9,6 +9,7 @@
 #define TILEC_LIVENESS_H
 
 #include "ir/IR.h"
+#include <optional>
 #include <vector>
 
 namespace tilec {
@@ -20,6 +21,12 @@ std::vector<const ir::Tile *> livePeak(const ir::Kernel &k);
 /// The reduced tiles live at the statement where they take the most registers: a reduced tile is live from its
 /// first reduction to the last statement that reads it (a whole loop when used inside one).
 std::vector<const ir::ReducedTile *> reducedPeak(const ir::Kernel &k);
+
+/// The dtype a tile is held in after the compiler converts it once for several statements: when two or more
+/// statements of one body read tile `t` only as `cast<T>(t)` (T wider), clang computes the conversion once and keeps
+/// the converted values instead of the tile (softmax_online_f16: max(cast<f32>(x)) and sum(exp(cast<f32>(x) - m)),
+/// 32 VGPRs of f32 where x's f16 took 16). std::nullopt otherwise.
+std::optional<DType> convertedOnce(const ir::Kernel &k, const ir::Tile &t);
 
 } // namespace tilec
 

@@ -272,6 +272,9 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       bool crossLane = r->plan && !r->plan->steps.empty();
       n = valueTemporaries(*r->value, vec) +
           (r->axis == 1 ? 2 + (crossLane ? r->dst->values() : 0) : 2 * vec + 1);
+    } else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get())) {
+      // Element by element over the lane's results: the temporaries of one result (one vector along columns).
+      n = valueTemporaries(*ra->value, ra->dst->axis == 1 ? 1 : ra->dst->source->vec);
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
       ++w.loops;
       scan(k, f->body, w, f);
@@ -350,10 +353,19 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     if (n) e.sgprItems.push_back({std::move(what), n, {}}), e.sgprs += n;
   };
 
-  for (const ir::Tile *tile : livePeak(k))
+  for (const ir::Tile *tile : livePeak(k)) {
+    if (std::optional<DType> as = convertedOnce(k, *tile)) {
+      unsigned perAccess = registersPerAccess(tile->layout.vec, *as);
+      vgpr(formatv("tile {0}: {1} accesses x {2}, held as cast<{3}>({0}), which several statements read (converted "
+                   "once)",
+                   tile->name, tile->layout.accessesPerLane(), perAccess, name(*as)),
+           tile->layout.accessesPerLane() * perAccess, tile->loc);
+      continue;
+    }
     vgpr(formatv("tile {0}: {1} accesses x {2}", tile->name, tile->layout.accessesPerLane(),
                  registersPerAccess(tile->layout.vec, tile->dtype)),
          tileVGPRs(*tile), tile->loc);
+  }
   Widest widest;
   widest.unalignedVariant = unalignedVariant;
   scan(k, k.body, widest);

@@ -27,7 +27,9 @@ bool tilec::throughF32(DType from, DType to) {
 /// fp8 tile of vec 16 needs 16 for 4). Register tiles, scalars and constants need none.
 unsigned tilec::heldRegisters(const ir::Value &v, unsigned vec) {
   using K = ir::Value::Kind;
-  if (!v.isTile || (v.kind != K::Load && v.kind != K::Unary && v.kind != K::Binary && v.kind != K::Cast)) return 0;
+  if (!v.isTile ||
+      (v.kind != K::Load && v.kind != K::Unary && v.kind != K::Binary && v.kind != K::Cast && v.kind != K::ElementIndex))
+    return 0;
   unsigned own = registersPerAccess(vec, v.dtype), reused = 0;
   if (v.kind == K::Cast && throughF32(v.operands[0]->dtype, v.dtype)) own = std::max(own, vec);
   // gfx942 has no bf16 arithmetic: clang-19 widens the operands to f32, computes and rounds back (seed 1:

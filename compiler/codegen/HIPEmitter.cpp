@@ -153,6 +153,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
   case Stmt::Kind::Reduce: reduce(llvm::cast<Reduce>(s), depth); return;
+  case Stmt::Kind::ReducedAssign: reducedAssign(llvm::cast<ReducedAssign>(s), depth); return;
   }
 }
 
@@ -281,10 +282,22 @@ void KernelEmitter::enterLoop(const For &f) {
                          f.upper.get()};
 }
 
+/// The reduced tiles that statements of `body` (nested loops included) assign.
+static void assignedReduced(const Body &body, llvm::SmallPtrSet<const ReducedTile *, 8> &out) {
+  for (const StmtPtr &s : body) {
+    if (auto *r = llvm::dyn_cast<Reduce>(s.get())) out.insert(r->dst);
+    else if (auto *a = llvm::dyn_cast<ReducedAssign>(s.get())) out.insert(a->dst);
+    else if (auto *f = llvm::dyn_cast<For>(s.get())) assignedReduced(f->body, out);
+  }
+}
+
 void KernelEmitter::plainLoop(const For &f, unsigned depth) {
   line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower), index(*f.upper),
                          index(*f.step));
+  loopAssigned.emplace_back();
+  assignedReduced(f.body, loopAssigned.back());
   for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
+  loopAssigned.pop_back();
   line(depth) << "}\n";
 }
 
@@ -311,7 +324,7 @@ std::string KernelEmitter::index(const Index &i) {
   switch (i.kind) {
   case Index::Kind::Const: return std::to_string(i.value);
   case Index::Kind::BlockRow: return k.gridTensor->rank == 1 ? "0" : "block_row"; // a 1-D grid has one row
-  case Index::Kind::BlockCol: return "block_col";
+  case Index::Kind::BlockCol: return k.gridWholeRows ? "0" : "block_col"; // whole rows start at column 0
   case Index::Kind::LoopVar: {
     auto shifted = loopVarText.find(i.name);
     return shifted == loopVarText.end() ? i.name : shifted->second;
@@ -349,10 +362,23 @@ std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
   };
   switch (v.kind) {
   case Value::Kind::TileRef: return v.tile->name + "[i]";
-  case Value::Kind::ReducedRef: return v.reduced->axis == 1 ? v.reduced->name + "[i]" : v.reduced->name;
+  case Value::Kind::ReducedRef:
+    if (v.reduced->axis == 0) return v.reduced->name;
+    // A row's value broadcast against vectors in a loop that does not assign it (see tilec::in_loop).
+    if (vec > 1 && !loopAssigned.empty() && !loopAssigned.back().count(v.reduced))
+      return formatv("tilec::in_loop({0}[i])", v.reduced->name);
+    return v.reduced->name + "[i]";
   case Value::Kind::AccRef:
     return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
   case Value::Kind::ScalarRef: return v.scalar->name;
+  case Value::Kind::ElementIndex: {
+    // The row of access i (the same for its vector), or the columns of its vec elements.
+    const Layout &l = *v.layout;
+    const LanePosition &p = lanePosition(l, "");
+    if (v.indexAxis == 0)
+      return formatv("({0} + {1})", p.row, l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str());
+    return vec == 1 ? p.col : formatv("tilec::iota<{0}>({1})", vec, p.col).str();
+  }
   case Value::Kind::Const: return constant(v);
   case Value::Kind::Load: return loadNames.at(&v);
   case Value::Kind::Unary:

@@ -326,7 +326,7 @@ void KernelEmitter::scaleLoads(const MMA &m, const std::string &k, const std::st
                                             kBlock).str());
   };
   side("sa", *m.scaleA, a.blocksY(), "bi", "block_row", a.name + "_row");
-  side("sb", *m.scaleB, a.blocksX(), "bj", "block_col", a.name + "_col");
+  side("sb", *m.scaleB, a.blocksX(), "bj", this->k.gridWholeRows ? "0" : "block_col", a.name + "_col");
   line(d) << "}\n";
 }
 

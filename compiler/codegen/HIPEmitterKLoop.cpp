@@ -20,6 +20,13 @@ using llvm::formatv;
 
 namespace tilec::hip {
 
+std::string KernelEmitter::interiorCondition() const {
+  const Tensor &g = *k.gridTensor;
+  std::string rows = formatv("block_row + {0} <= {1}", k.gridTileRows, extentExpr(g.rows));
+  if (k.gridWholeRows) return rows;
+  return formatv("{0} && block_col + {1} <= {2}", rows, k.gridTileCols, extentExpr(g.cols));
+}
+
 void KernelEmitter::kLoop(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;
   splitEdges = p.splitEdges;
@@ -39,11 +46,9 @@ void KernelEmitter::kLoop(const For &f, unsigned depth) {
   line(depth + 1) << formatv("int {0} = {1};\n", var, index(*f.lower));
   std::string cond = formatv("{0} <= {1} - {2}", var, upper, step);
   if (p.splitEdges) {
-    const Tensor &g = *k.gridTensor;
-    line(depth + 1) << formatv("// Interior workgroups (the whole {0} x {1} block inside {2}) run the main loop; edge "
-                               "workgroups run every step masked.\n", k.gridTileRows, k.gridTileCols, g.name);
-    line(depth + 1) << formatv("const bool interior = block_row + {0} <= {1} && block_col + {2} <= {3};\n",
-                               k.gridTileRows, extentExpr(g.rows), k.gridTileCols, extentExpr(g.cols));
+    line(depth + 1) << formatv("// Interior workgroups (the whole {0} inside it) run the main loop; edge "
+                               "workgroups run every step masked.\n", blockText());
+    line(depth + 1) << "const bool interior = " << interiorCondition() << ";\n";
     cond = "interior && " + cond;
   }
   line(depth + 1) << formatv("// Main loop: whole K steps ({0} + {1} <= {2}){3}, no masks.\n", var, step, upper,
@@ -91,11 +96,9 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   unsigned inFlight = p.depth == 3 && variant == Variant::Vector ? 3 : 2;
   std::string cond = formatv("{0} <= {1} - {2} * {3}", var, upper, inFlight, step);
   if (p.splitEdges) {
-    const Tensor &g = *k.gridTensor;
-    line(d) << formatv("// Interior workgroups (the whole {0} x {1} block inside {2}) run the main loop; edge "
-                       "workgroups run every step masked.\n", k.gridTileRows, k.gridTileCols, g.name);
-    line(d) << formatv("const bool interior = block_row + {0} <= {1} && block_col + {2} <= {3};\n", k.gridTileRows,
-                       extentExpr(g.rows), k.gridTileCols, extentExpr(g.cols));
+    line(d) << formatv("// Interior workgroups (the whole {0} inside it) run the main loop; edge "
+                       "workgroups run every step masked.\n", blockText());
+    line(d) << "const bool interior = " << interiorCondition() << ";\n";
     cond = "interior && " + cond;
   }
   if (inFlight == 3) stagedPrefetch(f, cond, d);

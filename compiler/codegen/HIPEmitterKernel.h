@@ -14,6 +14,7 @@
 #include "codegen/HIPEmitter.h"
 #include "codegen/LineMap.h"
 #include "ir/IR.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <array>
@@ -75,6 +76,8 @@ private:
   void batchPrologue();
   /// "64 x 64 block of Y", or "1024 elements of X" for a 1-D grid tensor.
   std::string blockText() const;
+  /// Whether this workgroup's whole grid block lies inside the grid tensor (rows only for whole rows).
+  std::string interiorCondition() const;
 
   /// The lane position of distribution `l`, declared on first use and named after `tileName`.
   const LanePosition &lanePosition(const Layout &l, const std::string &tileName, const std::string &tiles = "");
@@ -93,6 +96,8 @@ private:
   void enterLoop(const For &f);
   /// `for` as written.
   void plainLoop(const For &f, unsigned depth);
+  /// Per enclosing plain loop, innermost last: the reduced tiles its body assigns (the others are loop-invariant).
+  std::vector<llvm::SmallPtrSet<const ReducedTile *, 8>> loopAssigned;
   /// A K loop in the shape its plan (KLoopPlan) gives: an unmasked main loop over the whole steps of interior
   /// workgroups, then the remaining steps masked.
   void kLoop(const For &f, unsigned depth);
@@ -155,6 +160,8 @@ private:
   void reduce(const Reduce &r, unsigned depth);
   void reduceRows(const Reduce &r, unsigned depth);
   void reduceColumns(const Reduce &r, unsigned depth);
+  /// A reduced tile assigned an element expression of reduced values: each lane computes the results it holds.
+  void reducedAssign(const ReducedAssign &a, unsigned depth);
   /// `part = combine(part, <the value of the lane the step pairs this lane with>)` for each cross-lane step.
   void crossLaneSteps(const ReducePlan &p, const std::string &op, const std::string &part, unsigned depth);
   /// store T[window] = a reduced value: one lane per row (axis 1) or per column vector (axis 0) stores it.

@@ -24,6 +24,11 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
   if (g.rank == 1)
     os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} elements of {3}, ceil({4} / {2}) in "
                   "all.\n", k.name, k.workgroupSize, k.gridTileCols, g.name, extentExpr(g.cols));
+  else if (k.gridWholeRows)
+    os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} whole rows of {3}, ceil({4} / {2}){5} "
+                  "in all.\n",
+                  k.name, k.workgroupSize, k.gridTileRows, g.name, extentExpr(g.rows),
+                  k.batched ? " x " + extentExpr(g.batch) + " (grid z: the batch)" : "");
   else
     os << formatv("/// Launches {0} on `stream`: {1}-thread workgroups, one per {2} x {3} block of {4}, ceil({5} / {3}) "
                   "x ceil({6} / {2}){7} in all.\n",
@@ -228,6 +233,10 @@ void KernelEmitter::launcher(bool twoKernels) {
                          "// {1}-byte accesses\n", c.tensor->name, c.bytes);
   if (g.rank == 1)
     line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}));\n", extentExpr(g.cols), k.gridTileCols);
+  else if (k.gridWholeRows)
+    line(1) << formatv("const dim3 grid(1, tilec::ceil_div({0}, {1}){2});  // whole rows: one workgroup across{3}\n",
+                       extentExpr(g.rows), k.gridTileRows, k.batched ? ", " + extentExpr(g.batch) : "",
+                       k.batched ? ", z: the batch" : "");
   else
     line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}), tilec::ceil_div({2}, {3}){4});{5}\n",
                        extentExpr(g.cols), k.gridTileCols, extentExpr(g.rows), k.gridTileRows,

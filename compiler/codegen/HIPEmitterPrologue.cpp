@@ -58,7 +58,8 @@ void KernelEmitter::prologue() {
   line(1) << formatv("// Origin of this workgroup's {0}.\n", blockText());
   if (k.gridTensor->rank != 1) // a 1-D grid has one row of workgroups
     line(1) << formatv("const int block_row = __builtin_amdgcn_workgroup_id_y() * {0};\n", k.gridTileRows);
-  line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
+  if (!k.gridWholeRows) // whole rows start at column 0
+    line(1) << formatv("const int block_col = __builtin_amdgcn_workgroup_id_x() * {0};\n", k.gridTileCols);
   if (k.batched) batchPrologue();
   if (variant == Variant::Vector && !k.bufferLoaded.empty()) {
     line(1) << "// Buffer resources for the masked K steps: a vector outside the tensor is given an out-of-range "
@@ -118,6 +119,7 @@ void KernelEmitter::prologue() {
 
 std::string KernelEmitter::blockText() const {
   if (k.gridTensor->rank == 1) return formatv("{0} elements of {1}", k.gridTileCols, k.gridTensor->name);
+  if (k.gridWholeRows) return formatv("{0} whole rows of {1}", k.gridTileRows, k.gridTensor->name);
   return formatv("{0} x {1} block of {2}", k.gridTileRows, k.gridTileCols, k.gridTensor->name);
 }
 

@@ -41,13 +41,15 @@ void KernelEmitter::reducedPrologue() {
     const Layout &l = *r->source;
     if (r->axis == 1) {
       line(1) << formatv("// Reduced tile {0}: {1}[{2}, 1], the results of the {3} rows of this lane's accesses of a "
-                         "{4} x {5} tile (every lane of a row holds them); it starts at zero.\n",
-                         r->name, name(r->dtype), r->rows, l.rowsPerLane, l.rows, l.cols);
+                         "{4} x {5} tile (every lane of a row holds them){6}.\n",
+                         r->name, name(r->dtype), r->rows, l.rowsPerLane, l.rows, l.cols,
+                         r->temporary ? ", a reduction inside an expression" : "; it starts at zero");
       line(1) << formatv("{0} {1}[{2}] = {{};\n", info(r->dtype).cppType, r->name, l.rowsPerLane);
     } else {
       line(1) << formatv("// Reduced tile {0}: {1}[1, {2}], the results of the {3} columns of this lane's vector of "
-                         "a {4} x {5} tile (every lane of a column holds them); it starts at zero.\n",
-                         r->name, name(r->dtype), r->cols, l.vec, l.rows, l.cols);
+                         "a {4} x {5} tile (every lane of a column holds them){6}.\n",
+                         r->name, name(r->dtype), r->cols, l.vec, l.rows, l.cols,
+                         r->temporary ? ", a reduction inside an expression" : "; it starts at zero");
       line(1) << formatv("{0} {1} = {{};\n", vecType(r->dtype, l.vec), r->name);
     }
   }
@@ -202,6 +204,24 @@ void KernelEmitter::reduceColumns(const Reduce &r, unsigned depth) {
     v = l.vec == 1 ? formatv("static_cast<{0}>({1})", info(r.dst->dtype).cppType, part).str()
                    : formatv("__builtin_convertvector({0}, {1})", part, vecType(r.dst->dtype, l.vec)).str();
   line(depth) << formatv("{0} = {1};\n", dst, r.accumulate ? formatv("{0} + {1}", dst, v).str() : v);
+}
+
+void KernelEmitter::reducedAssign(const ReducedAssign &a, unsigned depth) {
+  const ReducedTile &r = *a.dst;
+  const Layout &l = *r.source;
+  markSource(depth, a.loc);
+  line(depth) << "// " << sourceText(a.loc) << "\n";
+  if (r.axis == 1) {
+    // One result per row of the lane's accesses: R values, each computed from the same row's values.
+    if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int i = 0; i < {0}; ++i) {1}[i] = {2};\n", l.rowsPerLane, r.name,
+                           valueExpr(*a.value, 1));
+    return;
+  }
+  // One vector of the lane's vec columns; a uniform value is splat to it.
+  std::string v = valueExpr(*a.value, l.vec);
+  if (l.vec > 1 && !vectorValued(*a.value, l.vec)) v = formatv("({0})({1})", vecType(r.dtype, l.vec), v).str();
+  line(depth) << formatv("{0} = {1};\n", r.name, v);
 }
 
 void KernelEmitter::reducedStore(const Store &st, unsigned depth) {

@@ -359,6 +359,10 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     if (g.rank == 1)
       os << formatv("  grid over {0}: ceil({1} / {2}) workgroups (x), {2} elements each\n", g.name, extentText(g.cols),
                     k->gridTileCols);
+    else if (k->gridWholeRows)
+      os << formatv("  grid over {0}: ceil({1} / {2}){3} workgroups (y = row bands of {2} whole rows{4})\n", g.name,
+                    extentText(g.rows), k->gridTileRows, k->batched ? " x " + extentText(g.batch) : "",
+                    k->batched ? ", z = the batch" : "");
     else
       os << formatv("  grid over {0}: ceil({1} / {2}) x ceil({3} / {4}){5} workgroups (x = column blocks, y = row "
                     "blocks{6})\n",
@@ -450,6 +454,7 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
               json.value(k->gridTileRows);
               json.value(k->gridTileCols);
             });
+            json.attribute("whole_rows", k->gridWholeRows);
           });
           json.attribute("launcher", launcherSignature(*k));
           json.attributeArray("tiles", [&] {

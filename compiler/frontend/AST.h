@@ -150,7 +150,8 @@ struct WorkgroupStmt : Stmt {
 struct GridStmt : Stmt {
   GridStmt(SMRange r, Ident t, Shape s) : Stmt(Kind::Grid, r), tensor(std::move(t)), shape(std::move(s)) {}
   Ident tensor;
-  Shape shape;
+  Shape shape;                      ///< a symbol's dimension is 0 here, its name in `symbols`
+  std::vector<std::string> symbols; ///< per dimension: the dimension symbol written (`[16, N]`), or empty
   static bool classof(const Stmt *s) { return s->kind == Kind::Grid; }
 };
 

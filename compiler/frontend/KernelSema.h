@@ -154,6 +154,25 @@ private:
   ir::StmtPtr reducedAssign(const ast::AssignStmt &a, ir::ReducedTile &dst);
   /// The reduction function a call names (sum, or max/min with an axis), if it is one.
   static std::optional<ir::ReduceOp> reduction(const ast::CallExpr &c);
+  /// An assignment to a reduced tile of an element expression of reduced and uniform values (ir::ReducedAssign).
+  ir::StmtPtr reducedExpression(const ast::AssignStmt &a, ir::ReducedTile &dst);
+  /// The checked operand of `op(x, axis = A)` (a register tile value) and its axis; empty after an error.
+  Checked reductionOperand(const ast::CallExpr &call, ir::ReduceOp op, unsigned &axis);
+  /// A reduction inside an expression: a Reduce into a temporary reduced tile, hoisted in front of the statement,
+  /// and the temporary as the value.
+  Checked foldedReduction(const ast::CallExpr &call, ir::ReduceOp op);
+  /// A name for a temporary reduced tile of the statement being checked that no user name or emitted local takes.
+  std::string temporaryName(ir::ReduceOp op);
+  /// Gives every reduced tile the distribution of the reductions (or reduced values) assigned to it anywhere in the
+  /// kernel, so that it can be initialised and read before the statement that reduces into it.
+  void inferReducedSources(const ast::Kernel &ak);
+  /// Whether `e` names a poisoned name (one whose declaration failed).
+  bool mentionsPoisoned(const ast::Expr &e) const;
+
+public:
+  static bool isReduction(const ast::CallExpr &c);
+
+private:
   bool isLoopVar(llvm::StringRef n) const;
 
   //===--- Windows and index expressions ---===//
@@ -203,6 +222,8 @@ private:
   Checked comparison(const ast::BinaryExpr &b, const Layout *context);
   /// An error (and false) when `v` is a predicate outside the condition of select.
   bool notPredicate(const Checked &v, llvm::SMRange at);
+  /// row(t) and col(t): the row and column of each element within register tile t (SemaFunctions.cpp).
+  Checked elementIndex(const ast::CallExpr &c);
   /// A reference to a reduced tile.
   Checked reducedValue(const ast::NameExpr &n, ir::ValuePtr v);
 
@@ -253,6 +274,13 @@ private:
     const ast::ForStmt *stmt;
   };
   std::vector<LoopVar> loops; ///< enclosing loop variables
+  std::vector<std::string> allLoopVars; ///< every loop variable of the kernel
+  /// Statements that run before the one being checked: the reductions inside its expressions.
+  std::vector<ir::StmtPtr> hoisted;
+  /// The name the statement being checked assigns (a tile, or a stored tensor): temporaries are named after it.
+  std::string statementTarget;
+  /// Appends `st` to `body` after the statements hoisted out of it (discards them when `st` failed).
+  void append(ir::Body &body, ir::StmtPtr st);
   std::vector<std::pair<const ir::Tile *, const ir::Tile *>> links;
 };
 

@@ -317,9 +317,26 @@ private:
     SMRange r = map.rule(ctx);
     // 'workgroup' INT ';'
     if (auto *c = dynamic_cast<P::WorkgroupStmtContext *>(ctx)) return std::make_unique<WorkgroupStmt>(r, intLit(c->INT()));
-    // 'grid' 'over' IDENT 'tile' shape ';'
-    if (auto *c = dynamic_cast<P::GridStmtContext *>(ctx))
-      return std::make_unique<GridStmt>(r, ident(c->IDENT()), shape(c->shape()));
+    // 'grid' 'over' IDENT 'tile' '[' dim (',' dim)* ']' ';'
+    if (auto *c = dynamic_cast<P::GridStmtContext *>(ctx)) {
+      Shape s;
+      // The shape runs from the '[' (child 4) to the ']' (the child before the ';').
+      s.range = map.rule(ctx);
+      size_t n = c->children.size();
+      auto *open = n > 6 ? dynamic_cast<antlr4::tree::TerminalNode *>(c->children[4]) : nullptr;
+      auto *close = n > 6 ? dynamic_cast<antlr4::tree::TerminalNode *>(c->children[n - 2]) : nullptr;
+      if (open && close && open->getText() == "[" && close->getText() == "]")
+        s.range = {map.node(open).Start, map.node(close).End};
+      std::vector<std::string> symbols;
+      for (auto *d : c->dim()) {
+        Dim dm = dim(d);
+        s.dims.push_back(IntLit{dm.value, dm.range});
+        symbols.push_back(dm.symbol);
+      }
+      auto g = std::make_unique<GridStmt>(r, ident(c->IDENT()), std::move(s));
+      g->symbols = std::move(symbols);
+      return g;
+    }
     // 'tile' IDENT ':' IDENT shape distribution vecSpec? ';'
     if (auto *c = dynamic_cast<P::TileDeclContext *>(ctx)) {
       auto t = std::make_unique<TileDecl>(r);

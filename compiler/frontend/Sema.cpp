@@ -77,8 +77,8 @@ std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
   errorsAtStart = before;
   params(ak);
   declarations(ak);
-  for (const ast::StmtPtr &s : ak.body)
-    if (auto st = statement(*s, /*topLevel=*/true)) kernel->body.push_back(std::move(st));
+  inferReducedSources(ak);
+  for (const ast::StmtPtr &s : ak.body) append(kernel->body, statement(*s, /*topLevel=*/true));
   sema::checkOperandOrientation(gemm, diags);
   sema::checkScaledWindows(gemm, diags);
   warnings();
@@ -316,6 +316,14 @@ ir::LdsBuffer *KernelSema::ldsOperand(const ast::Expr &e) {
 
 //===--- Statements ---===//
 
+void KernelSema::append(ir::Body &body, ir::StmtPtr st) {
+  if (st)
+    for (ir::StmtPtr &h : hoisted) body.push_back(std::move(h));
+  hoisted.clear();
+  statementTarget.clear();
+  if (st) body.push_back(std::move(st));
+}
+
 ir::StmtPtr KernelSema::statement(const ast::Stmt &s, bool topLevel) {
   switch (s.kind) {
   case ast::Stmt::Kind::Workgroup:
@@ -336,6 +344,7 @@ ir::StmtPtr KernelSema::statement(const ast::Stmt &s, bool topLevel) {
 
 ir::StmtPtr KernelSema::assign(const ast::AssignStmt &a) {
   const std::string &n = a.target.name;
+  statementTarget = n;
   if (auto l = ldsBuffers.find(n); l != ldsBuffers.end()) return ldsWrite(a, *l->second);
   if (auto c = accs.find(n); c != accs.end()) return mmaUpdate(a, *c->second);
   if (auto r = reducedTiles.find(n); r != reducedTiles.end()) return reducedAssign(a, *r->second);
@@ -392,6 +401,7 @@ ir::StmtPtr KernelSema::store(const ast::StoreStmt &s) {
   const ir::Tensor *tensor = nullptr;
   ir::IndexPtr row, col;
   bool windowOk = window(s.window, tensor, row, col);
+  statementTarget = llvm::StringRef(s.window.tensor.name).lower();
   // An epilogue: loads in the value take the layout of the accumulator it names.
   epilogueAcc = accumulatorIn(*s.value);
   Checked v = checkValue(*s.value, nullptr);
@@ -468,8 +478,7 @@ ir::StmtPtr KernelSema::forLoop(const ast::ForStmt &f) {
   if (loop->lower && loop->step)
     divisor = std::min(ir::knownDivisor(*loop->lower, *kernel), ir::knownDivisor(*loop->step, *kernel));
   loops.push_back({f.var.name, divisor, f.var.range, &f});
-  for (const ast::StmtPtr &s : f.body)
-    if (auto st = statement(*s, false)) loop->body.push_back(std::move(st));
+  for (const ast::StmtPtr &s : f.body) append(loop->body, statement(*s, false));
   loops.pop_back();
   if (shadows || reserved || !stepOk || !loop->lower || !loop->upper || !loop->step) return nullptr;
   return loop;

@@ -157,7 +157,7 @@ void KernelSema::gridStatement(const ast::GridStmt &g) {
     if (!poisoned.count(g.tensor.name))
       diags.error(g.tensor.range, formatv("'grid over' needs a tensor parameter; '{0}' is not one{1}",
                                           g.tensor.name, suggest(g.tensor.name, tensorNames())));
-    shape2D(g.shape, "the grid tile");
+    if (llvm::all_of(g.symbols, [](const std::string &s) { return s.empty(); })) shape2D(g.shape, "the grid tile");
     return;
   }
   gridShape(g, *it->second);

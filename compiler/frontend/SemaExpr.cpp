@@ -53,6 +53,13 @@ bool KernelSema::blockShapeMatches(const ast::Window &w, unsigned rows, unsigned
   auto *n = w.indices.size() == 1 ? dyn_cast<ast::NameExpr>(w.indices[0].get()) : nullptr;
   if (!n || n->name != "block" || !kernel->gridTensor) return true;
   if (tile.rows == kernel->gridTileRows && tile.cols == kernel->gridTileCols) return true;
+  if (kernel->gridWholeRows) {
+    diags.error(w.range, formatv("{0}[block] would be {1} whole rows of {2} columns, which no tile holds; walk the "
+                                 "columns in a loop and name the window: 'for c in 0 .. {2} step {3} {{ ... "
+                                 "{0}[block.row, c] ... }'",
+                                 w.tensor.name, kernel->gridTileRows, kernel->gridTensor->cols.text(), tile.cols));
+    return false;
+  }
   if (kernel->gridTensor->rank == 1 || tensors.lookup(w.tensor.name)->rank == 1)
     return blockElementsMatch(w, tile.rows * tile.cols);
   diags.error(w.range, formatv("{0}[block] is the workgroup's {1} x {2} block of the grid, but the tile is {3} x "
@@ -156,6 +163,8 @@ std::string KernelSema::describe(const ir::Value &v) {
   case ir::Value::Kind::ScalarRef: return formatv("{0} scalar '{1}'", name(v.dtype), v.scalar->name);
   case ir::Value::Kind::Load: return formatv("load of {0} tensor '{1}'", name(v.dtype), v.tensor->name);
   case ir::Value::Kind::ReducedRef: return formatv("{0} tile '{1}'", name(v.dtype), v.reduced->name);
+  case ir::Value::Kind::ElementIndex:
+    return formatv("{0}({1}), an i32 tile expression", v.indexAxis == 0 ? "row" : "col", v.tile->name);
   default: return formatv("{0} {1}", name(v.dtype), v.isTile ? "tile expression" : "scalar expression");
   }
 }
@@ -448,13 +457,8 @@ Checked KernelSema::call(const ast::CallExpr &c, const Layout *context) {
                                 "(transpose(B) for a B stored N x K)");
     return {};
   }
-  if (std::optional<ir::ReduceOp> r = reduction(c)) {
-    diags.error(c.range, formatv("a reduction is assigned to a tile of its own: declare one without a distribution "
-                                 "('tile s: f32[ROWS, 1];' for axis = 1, '[1, COLS]' for axis = 0), write "
-                                 "'s = {0}(...);' and use s",
-                                 ir::spelling(*r)));
-    return {};
-  }
+  if (std::optional<ir::ReduceOp> r = reduction(c)) return foldedReduction(c, *r);
+  if (f == "row" || f == "col") return elementIndex(c);
   static const std::pair<llvm::StringRef, ir::ValueOp> functions[] = {
       {"exp", ir::ValueOp::Exp},   {"exp2", ir::ValueOp::Exp2},   {"log", ir::ValueOp::Log},
       {"sqrt", ir::ValueOp::Sqrt}, {"rsqrt", ir::ValueOp::Rsqrt}, {"abs", ir::ValueOp::Abs},
@@ -465,9 +469,10 @@ Checked KernelSema::call(const ast::CallExpr &c, const Layout *context) {
   if (f != "max" && f != "min") {
     diags.error(c.callee.range,
                 formatv("unknown function '{0}'; element functions are max, min, exp, exp2, log, sqrt, rsqrt, abs, "
-                        "relu, gelu, silu and select, reductions sum, max and min with an axis{1}",
+                        "relu, gelu, silu and select, element indices row and col, reductions sum, max and min with "
+                        "an axis{1}",
                         f, suggest(f, {"max", "min", "exp", "exp2", "log", "sqrt", "rsqrt", "abs", "relu", "gelu",
-                                       "silu", "select", "sum"})));
+                                       "silu", "select", "row", "col", "sum"})));
     return {};
   }
   for (const ast::Ident &n : c.argNames)

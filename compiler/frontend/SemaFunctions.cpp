@@ -12,6 +12,7 @@
 
 using namespace tilec;
 using namespace tilec::sema;
+using llvm::dyn_cast;
 using llvm::formatv;
 
 bool KernelSema::notPredicate(const Checked &v, llvm::SMRange at) {
@@ -116,4 +117,35 @@ Checked KernelSema::select(const ast::CallExpr &c, const Layout *context) {
   v->operands.push_back(std::move(a.value));
   v->operands.push_back(std::move(b.value));
   return {std::move(v), untyped};
+}
+
+Checked KernelSema::elementIndex(const ast::CallExpr &c) {
+  const std::string &f = c.callee.name;
+  auto *n = c.args.size() == 1 && c.argNames[0].name.empty() ? dyn_cast<ast::NameExpr>(c.args[0].get()) : nullptr;
+  auto it = n ? tiles.find(n->name) : tiles.end();
+  if (it == tiles.end()) {
+    if (n && poisoned.count(n->name)) return {};
+    diags.error(c.args.size() == 1 ? c.args[0]->range : c.range,
+                formatv("{0}(t) takes one register tile t and gives the {1} of each of its elements within the tile "
+                        "(0 .. {2} - 1), an i32 value of t's distribution, e.g. 'select({0}(x) < N, x, 0.0)'",
+                        f, f == "row" ? "row" : "column", f == "row" ? "rows" : "columns"));
+    return {};
+  }
+  const ir::Tile &t = *it->second;
+  if (t.layout.oneD) {
+    diags.error(c.args[0]->range, formatv("{0}({1}): tile '{1}' is 1-D; row and col index the rows and columns of "
+                                          "2-D tiles",
+                                          f, t.name));
+    return {};
+  }
+  used.insert(t.name);
+  auto v = std::make_unique<ir::Value>();
+  v->kind = ir::Value::Kind::ElementIndex;
+  v->dtype = DType::I32;
+  v->isTile = true;
+  v->tile = &t;
+  v->layout = &t.layout;
+  v->indexAxis = f == "row" ? 0 : 1;
+  v->loc = c.range;
+  return {std::move(v), false};
 }

@@ -6,8 +6,15 @@
 // collapsed (ir::ReducedTile), so later uses of s broadcast against tiles of x's distribution. How the reduction
 // runs (in a lane, across lanes, across waves) is decided later by passes/ReductionStrategy.
 //
+// Reduced tiles are also loop state: assigned uniform values (`m = -inf;`) and element expressions of reduced values
+// of their distribution (`s = s * exp(m - mnew) + sum(p, axis = 1);`, ir::ReducedAssign). A reduction inside any
+// expression becomes a Reduce into a temporary reduced tile, hoisted in front of the statement. A reduced tile's
+// distribution is inferred before the statements are checked, from the reductions (and reduced values) assigned to it
+// anywhere in the kernel, so that it may be initialised before the loop that reduces into it.
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/KernelSema.h"
+#include "codegen/ReservedNames.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -59,9 +66,11 @@ void KernelSema::reducedTile(const ast::TileDecl &t, DType dt) {
 Checked KernelSema::reducedValue(const ast::NameExpr &n, ir::ValuePtr v) {
   const ir::ReducedTile &r = *reducedTiles.lookup(n.name);
   used.insert(n.name);
+  if (!r.source && poisoned.count(n.name)) return {}; // its reduction's tile had an error, reported there
   if (!r.source) {
-    diags.error(n.range, formatv("tile '{0}' is read before any reduction is assigned to it; it takes its "
-                                 "distribution from the first one ('{0} = sum(x, axis = {1});')",
+    diags.error(n.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
+                                 "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or max, min) "
+                                 "somewhere in the kernel",
                                  n.name, r.axis));
     return {};
   }
@@ -74,72 +83,250 @@ Checked KernelSema::reducedValue(const ast::NameExpr &n, ir::ValuePtr v) {
   return {std::move(v), false};
 }
 
-ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile &dst) {
-  used.insert(dst.name);
-  assigned.insert(dst.name);
-  auto *call = dyn_cast<ast::CallExpr>(a.value.get());
-  std::optional<ir::ReduceOp> op = call ? reduction(*call) : std::nullopt;
-  if (!op) {
-    diags.error(a.value->range, formatv("tile '{0}' has no distribution of its own: it is assigned a reduction, "
-                                        "'{0} = sum(x, axis = {1});' (or max, min), or accumulates one with '+='",
-                                        dst.name, dst.axis));
-    return nullptr;
+/// The register tile whose distribution a reduction's operand has: the first register tile the operand names.
+static const ir::Tile *operandTile(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles) {
+  switch (e.kind) {
+  case ast::Expr::Kind::Name: {
+    auto it = tiles.find(llvm::cast<ast::NameExpr>(e).name);
+    return it == tiles.end() ? nullptr : it->second;
   }
-  llvm::StringRef f = ir::spelling(*op);
+  case ast::Expr::Kind::Neg: return operandTile(*llvm::cast<ast::NegExpr>(e).operand, tiles);
+  case ast::Expr::Kind::Cast: return operandTile(*llvm::cast<ast::CastExpr>(e).operand, tiles);
+  case ast::Expr::Kind::Binary: {
+    auto &b = llvm::cast<ast::BinaryExpr>(e);
+    if (const ir::Tile *t = operandTile(*b.lhs, tiles)) return t;
+    return operandTile(*b.rhs, tiles);
+  }
+  case ast::Expr::Kind::Call:
+    for (const ast::ExprPtr &a : llvm::cast<ast::CallExpr>(e).args)
+      if (const ir::Tile *t = operandTile(*a, tiles)) return t;
+    return nullptr;
+  default: return nullptr;
+  }
+}
+
+namespace {
+
+/// The distribution (and axis) an assigned expression gives a reduced tile: that of a reduction in it, else that of
+/// a reduced tile it reads whose distribution is known.
+struct SourceHint {
+  const Layout *layout = nullptr;
+  unsigned axis = 1;
+};
+
+} // namespace
+
+static void hintOf(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles,
+                   const llvm::StringMap<ir::ReducedTile *> &reduced, SourceHint &out, bool &fromReduction) {
+  if (fromReduction) return;
+  switch (e.kind) {
+  case ast::Expr::Kind::Name: {
+    auto it = reduced.find(llvm::cast<ast::NameExpr>(e).name);
+    if (it != reduced.end() && it->second->source && !out.layout) out = {it->second->source, it->second->axis};
+    return;
+  }
+  case ast::Expr::Kind::Neg: return hintOf(*llvm::cast<ast::NegExpr>(e).operand, tiles, reduced, out, fromReduction);
+  case ast::Expr::Kind::Cast: return hintOf(*llvm::cast<ast::CastExpr>(e).operand, tiles, reduced, out, fromReduction);
+  case ast::Expr::Kind::Binary: {
+    auto &b = llvm::cast<ast::BinaryExpr>(e);
+    hintOf(*b.lhs, tiles, reduced, out, fromReduction);
+    return hintOf(*b.rhs, tiles, reduced, out, fromReduction);
+  }
+  case ast::Expr::Kind::Call: {
+    auto &c = llvm::cast<ast::CallExpr>(e);
+    if (KernelSema::isReduction(c)) {
+      const ast::Expr *value = nullptr, *axis = nullptr;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        if (c.argNames[i].name.empty() && !value) value = c.args[i].get();
+        else if (c.argNames[i].name == "axis") axis = c.args[i].get();
+      }
+      auto *lit = axis ? llvm::dyn_cast<ast::IntExpr>(axis) : nullptr;
+      const ir::Tile *t = value ? operandTile(*value, tiles) : nullptr;
+      if (t && lit && lit->value <= 1 && !t->layout.oneD) {
+        out = {&t->layout, static_cast<unsigned>(lit->value)};
+        fromReduction = true;
+      }
+      return;
+    }
+    for (const ast::ExprPtr &a : c.args) hintOf(*a, tiles, reduced, out, fromReduction);
+    return;
+  }
+  default: return;
+  }
+}
+
+static void reducedAssignments(const std::vector<ast::StmtPtr> &body, const llvm::StringMap<ir::ReducedTile *> &reduced,
+                               std::vector<const ast::AssignStmt *> &out, std::vector<std::string> &loopVars) {
+  for (const ast::StmtPtr &s : body) {
+    if (auto *a = llvm::dyn_cast<ast::AssignStmt>(s.get()); a && reduced.count(a->target.name)) out.push_back(a);
+    if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
+      loopVars.push_back(f->var.name);
+      reducedAssignments(f->body, reduced, out, loopVars);
+    }
+  }
+}
+
+void KernelSema::inferReducedSources(const ast::Kernel &ak) {
+  std::vector<const ast::AssignStmt *> assigns;
+  reducedAssignments(ak.body, reducedTiles, assigns, allLoopVars);
+  // A reduction fixes the distribution; a reduced value read passes its own on. Each round settles at least one
+  // tile or ends.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ast::AssignStmt *a : assigns) {
+      ir::ReducedTile &dst = *reducedTiles[a->target.name];
+      if (dst.source) continue;
+      SourceHint hint;
+      bool fromReduction = false;
+      hintOf(*a->value, tiles, reducedTiles, hint, fromReduction);
+      if (!hint.layout) {
+        // A reduction of a tile whose declaration failed: the tile's error says it all.
+        if (mentionsPoisoned(*a->value) && poisoned.insert(dst.name).second) changed = true;
+        continue;
+      }
+      unsigned rows = hint.axis == 1 ? hint.layout->rows : 1, cols = hint.axis == 1 ? 1 : hint.layout->cols;
+      if (dst.rows != rows || dst.cols != cols) continue; // the statement's check reports it
+      dst.source = hint.layout;
+      dst.axis = hint.axis;
+      changed = true;
+    }
+  }
+}
+
+bool KernelSema::mentionsPoisoned(const ast::Expr &e) const {
+  switch (e.kind) {
+  case ast::Expr::Kind::Name: return poisoned.count(llvm::cast<ast::NameExpr>(e).name) != 0;
+  case ast::Expr::Kind::Neg: return mentionsPoisoned(*llvm::cast<ast::NegExpr>(e).operand);
+  case ast::Expr::Kind::Cast: return mentionsPoisoned(*llvm::cast<ast::CastExpr>(e).operand);
+  case ast::Expr::Kind::Binary:
+    return mentionsPoisoned(*llvm::cast<ast::BinaryExpr>(e).lhs) || mentionsPoisoned(*llvm::cast<ast::BinaryExpr>(e).rhs);
+  case ast::Expr::Kind::Call:
+    return llvm::any_of(llvm::cast<ast::CallExpr>(e).args, [&](const ast::ExprPtr &a) { return mentionsPoisoned(*a); });
+  default: return false;
+  }
+}
+
+bool KernelSema::isReduction(const ast::CallExpr &c) { return reduction(c).has_value(); }
+
+Checked KernelSema::reductionOperand(const ast::CallExpr &call, ir::ReduceOp op, unsigned &axis) {
+  llvm::StringRef f = ir::spelling(op);
   // Arguments: one value, then `axis = 0 or 1`.
   const ast::Expr *value = nullptr, *axisArg = nullptr;
-  for (size_t i = 0; i < call->args.size(); ++i) {
-    const ast::Ident &n = call->argNames[i];
-    if (n.name.empty() && !value && !axisArg) value = call->args[i].get();
-    else if (n.name == "axis" && !axisArg) axisArg = call->args[i].get();
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    const ast::Ident &n = call.argNames[i];
+    if (n.name.empty() && !value && !axisArg) value = call.args[i].get();
+    else if (n.name == "axis" && !axisArg) axisArg = call.args[i].get();
     else {
-      diags.error(n.name.empty() ? call->args[i]->range : n.range,
+      diags.error(n.name.empty() ? call.args[i]->range : n.range,
                   formatv("{0} takes a value and 'axis = 0' (reduce the rows of each column) or 'axis = 1' (reduce "
                           "the columns of each row): {0}(x, axis = 1)", f));
-      return nullptr;
+      return {};
     }
   }
   if (!value || !axisArg) {
-    diags.error(call->range, formatv("{0} takes a value and its axis: {0}(x, axis = 1) reduces each row to one "
-                                     "value, {0}(x, axis = 0) each column", f));
-    return nullptr;
+    diags.error(call.range, formatv("{0} takes a value and its axis: {0}(x, axis = 1) reduces each row to one "
+                                    "value, {0}(x, axis = 0) each column", f));
+    return {};
   }
   auto *axisLit = dyn_cast<ast::IntExpr>(axisArg);
   if (!axisLit || axisLit->value > 1) {
     diags.error(axisArg->range, "the axis of a reduction is the literal 0 (reduce the rows: one row of results, "
                                 "[1, cols]) or 1 (reduce the columns: one column of results, [rows, 1])");
-    return nullptr;
+    return {};
   }
-  unsigned axis = static_cast<unsigned>(axisLit->value);
+  axis = static_cast<unsigned>(axisLit->value);
   Checked v = checkValue(*value, nullptr);
-  if (!v || !notPredicate(v, value->range)) return nullptr;
+  if (!v || !notPredicate(v, value->range)) return {};
   ir::Value &x = *v.value;
   if (v.untyped || !x.isTile) {
     diags.error(value->range, formatv("{0} reduces a register tile value; this expression is the same for every "
                                       "element", f));
-    return nullptr;
+    return {};
   }
   if (x.acc) {
     diags.error(value->range, formatv("{0} of an accumulator is not supported: its values are in the MFMA C/D layout; "
                                       "reduce a register tile", f));
-    return nullptr;
+    return {};
   }
   if (x.reducedAxis != -1) {
     diags.error(value->range, formatv("{0} of a value that is already reduced along axis {1}", f, x.reducedAxis));
-    return nullptr;
+    return {};
   }
   if (!info(x.dtype).hasArithmetic || x.dtype == DType::I8) {
     diags.error(value->range, formatv("{0} takes f32, f16, bf16 or i32 values; {1} is {2}; convert with "
                                       "cast<{3}>(...) first",
                                       f, describe(x), name(x.dtype), x.dtype == DType::I8 ? "i32" : "f32"));
-    return nullptr;
+    return {};
   }
+  if (x.layout->oneD) {
+    diags.error(call.range, formatv("{0} of a 1-D tile: reductions run over the rows or columns of a 2-D tile; view "
+                                    "the data as [rows, cols] in a 2-D tensor", f));
+    return {};
+  }
+  return v;
+}
+
+std::string KernelSema::temporaryName(ir::ReduceOp op) {
+  std::string base = (statementTarget.empty() ? std::string("r") : statementTarget) + "_" + ir::spelling(op).str();
+  auto free = [&](const std::string &n) {
+    if (declared.count(n) || reducedTiles.count(n) || isEmitterName(n) || llvm::is_contained(allLoopVars, n))
+      return false;
+    for (const auto &r : kernel->reducedTiles)
+      if (r->name == n) return false;
+    // The emitter names its locals after the tile (n_part, n_lds, ...): no declared name may start so.
+    for (const auto &d : declared)
+      if (d.getKey().starts_with(n + "_")) return false;
+    return true;
+  };
+  std::string n = base;
+  for (unsigned i = 2; !free(n); ++i) n = base + std::to_string(i);
+  return n;
+}
+
+Checked KernelSema::foldedReduction(const ast::CallExpr &call, ir::ReduceOp op) {
+  unsigned axis = 1;
+  Checked v = reductionOperand(call, op, axis);
+  if (!v) return {};
+  const Layout &l = *v.value->layout;
+  auto r = std::make_unique<ir::ReducedTile>();
+  r->name = temporaryName(op);
+  r->dtype = v.value->dtype;
+  r->rows = axis == 1 ? l.rows : 1;
+  r->cols = axis == 1 ? 1 : l.cols;
+  r->axis = axis;
+  r->source = &l;
+  r->temporary = true;
+  r->loc = call.range;
+  auto st = std::make_unique<ir::Reduce>(call.range);
+  st->dst = r.get();
+  st->op = op;
+  st->axis = axis;
+  st->value = std::move(v.value);
+  hoisted.push_back(std::move(st));
+  auto ref = std::make_unique<ir::Value>();
+  ref->kind = ir::Value::Kind::ReducedRef;
+  ref->reduced = r.get();
+  ref->dtype = r->dtype;
+  ref->isTile = true;
+  ref->layout = &l;
+  ref->reducedAxis = static_cast<int>(axis);
+  ref->loc = call.range;
+  kernel->reducedTiles.push_back(std::move(r));
+  return {std::move(ref), false};
+}
+
+ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile &dst) {
+  used.insert(dst.name);
+  assigned.insert(dst.name);
+  auto *call = dyn_cast<ast::CallExpr>(a.value.get());
+  std::optional<ir::ReduceOp> op = call ? reduction(*call) : std::nullopt;
+  if (!op) return reducedExpression(a, dst);
+  llvm::StringRef f = ir::spelling(*op);
+  unsigned axis = 1;
+  Checked v = reductionOperand(*call, *op, axis);
+  if (!v) return nullptr;
+  ir::Value &x = *v.value;
   const Layout &l = *x.layout;
-  if (l.oneD) {
-    diags.error(a.value->range, formatv("{0} of a 1-D tile: reductions run over the rows or columns of a 2-D tile; "
-                                        "view the data as [rows, cols] in a 2-D tensor", f));
-    return nullptr;
-  }
   unsigned rows = axis == 1 ? l.rows : 1, cols = axis == 1 ? 1 : l.cols;
   if (dst.rows == 1 && dst.cols == 1 && !dst.source) dst.axis = axis;
   if (dst.rows != rows || dst.cols != cols || dst.axis != axis) {
@@ -165,6 +352,69 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
   st->op = *op;
   st->axis = axis;
   st->accumulate = a.accumulate;
+  st->value = std::move(v.value);
+  return st;
+}
+
+ir::StmtPtr KernelSema::reducedExpression(const ast::AssignStmt &a, ir::ReducedTile &dst) {
+  if (!dst.source && poisoned.count(dst.name)) return checkValue(*a.value, nullptr), nullptr;
+  const char *shape = dst.axis == 1 ? "one value per row" : "one value per column";
+  Checked v = checkValue(*a.value, nullptr);
+  if (!v) return nullptr;
+  if (a.accumulate) {
+    if (!dst.source) {
+      diags.error(a.target.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
+                                          "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or "
+                                          "max, min) somewhere in the kernel",
+                                          dst.name, dst.axis));
+      return nullptr;
+    }
+    auto self = std::make_unique<ir::Value>();
+    self->kind = ir::Value::Kind::ReducedRef;
+    self->reduced = &dst;
+    self->dtype = dst.dtype;
+    self->isTile = true;
+    self->layout = dst.source;
+    self->reducedAxis = static_cast<int>(dst.axis);
+    self->loc = a.target.range;
+    v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, a.range, "+=");
+    if (!v) return nullptr;
+  }
+  const ir::Value &x = *v.value;
+  if (x.acc) {
+    diags.error(a.value->range, formatv("tile '{0}' holds {1} of a register tile's distribution; this value is in "
+                                        "acc {2}'s MFMA C/D layout", dst.name, shape, x.acc->name));
+    return nullptr;
+  }
+  if (x.isTile && x.reducedAxis == -1) {
+    diags.error(a.value->range,
+                formatv("tile '{0}' is [{1}, {2}] ({3}), but this value is a whole {4} x {5} tile; reduce it with "
+                        "sum, max or min(..., axis = {6})",
+                        dst.name, dst.rows, dst.cols, shape, x.layout->rows, x.layout->cols, dst.axis));
+    return nullptr;
+  }
+  if (x.isTile && x.reducedAxis != static_cast<int>(dst.axis)) {
+    diags.error(a.value->range, formatv("tile '{0}' is [{1}, {2}] ({3}), but this value has one per {4}", dst.name,
+                                        dst.rows, dst.cols, shape, x.reducedAxis == 1 ? "row" : "column"));
+    return nullptr;
+  }
+  if (x.isTile && dst.source && !dst.source->sameMapping(*x.layout)) {
+    diags.error(a.value->range, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; "
+                                        "one reduced tile keeps one distribution",
+                                        dst.name, describeLayout(*dst.source), describeLayout(*x.layout)));
+    return nullptr;
+  }
+  if (x.isTile) dst.source = x.layout;
+  if (!dst.source) {
+    diags.error(a.target.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
+                                        "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or "
+                                        "max, min) somewhere in the kernel",
+                                        dst.name, dst.axis));
+    return nullptr;
+  }
+  if (!fitInto(v, dst.dtype, nullptr, formatv("tile '{0}'", dst.name).str(), a.value->range)) return nullptr;
+  auto st = std::make_unique<ir::ReducedAssign>(a.range);
+  st->dst = &dst;
   st->value = std::move(v.value);
   return st;
 }

@@ -95,21 +95,46 @@ bool KernelSema::gridShape(const ast::GridStmt &g, const ir::Tensor &t) {
                                              : ""));
     return false;
   }
-  bool ok = true;
-  for (const ast::IntLit &d : s.dims)
-    if (d.value <= 0) diags.error(d.range, "the grid tile needs positive dimensions"), ok = false;
+  bool ok = true, wholeRows = false;
+  for (size_t i = 0; i < s.dims.size(); ++i) {
+    const ast::IntLit &d = s.dims[i];
+    llvm::StringRef symbol = i < g.symbols.size() ? llvm::StringRef(g.symbols[i]) : "";
+    if (symbol.empty()) {
+      if (d.value <= 0) diags.error(d.range, "the grid tile needs positive dimensions"), ok = false;
+      continue;
+    }
+    // `[r, N]` with N the tensor's own column count: workgroups that own whole rows.
+    if (i + 1 == s.dims.size() && t.rank >= 2 && t.cols.isSymbol() && t.cols.symbol == symbol) {
+      wholeRows = true;
+      continue;
+    }
+    diags.error(d.range,
+                t.rank >= 2 && i + 1 == s.dims.size()
+                    ? formatv("the grid tile's columns are a literal or '{0}', the column count of '{1}' {2} (each "
+                              "workgroup then owns whole rows); '{3}' is not",
+                              t.cols.text(), t.name, t.shapeText(), symbol)
+                          .str()
+                    : formatv("the grid tile's dimensions are literals{0}; '{1}' is a symbol",
+                              t.rank >= 2 ? ", except that its columns may be the tensor's column count (whole rows)"
+                                          : "",
+                              symbol)
+                          .str());
+    ok = false;
+  }
   if (!ok) return false;
   if (t.rank == 3 && s.dims[0].value != 1) {
     diags.error(s.dims[0].range, formatv("the grid tile's batch dimension is {0}; a workgroup works on one matrix of "
                                          "the batch, so it is 1: write [1, {1}, {2}] (the launcher runs the {3} "
                                          "matrices as grid z)",
-                                         s.dims[0].value, s.dims[1].value, s.dims[2].value, t.batch.text()));
+                                         s.dims[0].value, s.dims[1].value,
+                                         wholeRows ? t.cols.text() : std::to_string(s.dims[2].value), t.batch.text()));
     return false;
   }
   kernel->gridTensor = &t;
   kernel->batched = t.rank == 3;
   kernel->gridTileRows = t.rank == 1 ? 1 : static_cast<unsigned>(s.dims[s.dims.size() - 2].value);
   kernel->gridTileCols = static_cast<unsigned>(s.dims.back().value);
+  kernel->gridWholeRows = wholeRows;
   return true;
 }
 

@@ -67,7 +67,7 @@ int64_t ir::knownDivisor(const Index &index, const Kernel &kernel) {
   switch (index.kind) {
   case Index::Kind::Const: return powerOfTwoDivisor(index.value);
   case Index::Kind::BlockRow: return powerOfTwoDivisor(kernel.gridTileRows);
-  case Index::Kind::BlockCol: return powerOfTwoDivisor(kernel.gridTileCols);
+  case Index::Kind::BlockCol: return kernel.gridWholeRows ? int64_t(1) << 20 : powerOfTwoDivisor(kernel.gridTileCols);
   case Index::Kind::LoopVar: return std::max<int64_t>(index.value, 1);
   case Index::Kind::Scalar: {
     int64_t best = 1;
@@ -149,13 +149,14 @@ private:
     }
     os << ")\n    workgroup " << k.workgroupSize << " (" << k.waves(target) << " waves), grid over %"
        << k.gridTensor->name << " tile [" << (k.batched ? "1, " : "")
-       << (k.gridTensor->rank == 1 ? "" : std::to_string(k.gridTileRows) + ", ") << k.gridTileCols << "]";
+       << (k.gridTensor->rank == 1 ? "" : std::to_string(k.gridTileRows) + ", ")
+       << (k.gridWholeRows ? k.gridTensor->cols.text() + " (whole rows)" : std::to_string(k.gridTileCols)) << "]";
     for (const Assumption &a : k.assumptions) os << ", assume " << a.symbol << " % " << a.modulus << " == 0";
     os << " {\n";
     for (const auto &t : k.tiles) tile(*t);
     for (const auto &r : k.reducedTiles) {
       os << "  tile %" << r->name << ": " << name(r->dtype) << "[" << r->rows << ", " << r->cols << "] reduced along axis "
-         << r->axis;
+         << r->axis << (r->temporary ? " temporary" : "");
       if (r->source)
         os << "  // " << r->values() << (r->axis == 1 ? " rows" : " columns") << " per lane, of a " << r->source->rows
            << " x " << r->source->cols << " " << patternName(r->source->pattern) << " vec " << r->source->vec;
@@ -260,6 +261,13 @@ private:
       os << "\n";
       return;
     }
+    case Stmt::Kind::ReducedAssign: {
+      auto &a = cast<ReducedAssign>(s);
+      os << "%" << a.dst->name << " = ";
+      value(*a.value);
+      os << "\n";
+      return;
+    }
     case Stmt::Kind::MMA: {
       auto &m = cast<MMA>(s);
       os << "%" << m.acc->name << " += mma(%" << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
@@ -276,6 +284,7 @@ private:
     case Value::Kind::ScalarRef: os << "%" << v.scalar->name; return;
     case Value::Kind::Const: os << v.spelling << ":" << name(v.dtype); return;
     case Value::Kind::ReducedRef: os << "%" << v.reduced->name; return;
+    case Value::Kind::ElementIndex: os << (v.indexAxis == 0 ? "row(%" : "col(%") << v.tile->name << ")"; return;
     case Value::Kind::Load:
       os << "load ";
       window(*v.tensor, *v.row, *v.col);

@@ -241,7 +241,10 @@ struct ReducedTile {
   DType dtype;
   unsigned rows = 0, cols = 0;
   unsigned axis = 0;              ///< 1 for [rows, 1], 0 for [1, cols]
-  const Layout *source = nullptr; ///< set by the first reduction assigned to it
+  const Layout *source = nullptr; ///< the distribution of the reductions assigned to it (Sema infers it)
+  /// Made by Sema for a reduction inside an expression (`m = max(m, max(x, axis = 1))`): it holds that reduction's
+  /// result for the statement after it; `loc` is the reduction's.
+  bool temporary = false;
   SMRange loc;
   /// Values per lane: R (axis 1) or vec (axis 0).
   unsigned values() const { return axis == 1 ? source->rowsPerLane : source->vec; }
@@ -253,8 +256,9 @@ struct ReducedTile {
 
 struct Value {
   /// Select: operands are (condition, if true, if false). ReducedRef: a reduced tile. A Load's one operand, when it
-  /// has one, is the uniform value that elements outside the tensor read as (`load X[..] else fill`).
-  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast, Select, ReducedRef };
+  /// has one, is the uniform value that elements outside the tensor read as (`load X[..] else fill`). ElementIndex:
+  /// `row(t)` or `col(t)`, the row or column of each element within register tile `tile` (i32, t's distribution).
+  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast, Select, ReducedRef, ElementIndex };
   Kind kind;
   DType dtype;                  ///< element type of the result
   bool isTile = false;          ///< varies per element (else uniform: broadcast)
@@ -266,6 +270,7 @@ struct Value {
   /// A Load in an accumulator's C/D layout (acc set, no layout): 0 for a window of one row ([1, cols], the same
   /// values down the accumulator's rows), 1 for one column ([rows, 1], along its columns), -1 for the full window.
   int reducedAxis = -1;
+  unsigned indexAxis = 0;       ///< ElementIndex: 0 for row(t), 1 for col(t)
   bool saturate = false;        ///< Cast: `cast<T, sat>`: values beyond T's finite range become its largest finite
   bool predicate = false;       ///< a comparison (dtype is its operands'), or a Select's condition
   const Scalar *scalar = nullptr; ///< ScalarRef
@@ -281,7 +286,7 @@ using ValuePtr = std::unique_ptr<Value>;
 
 //===--- Statements ---===//
 
-#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce)
+#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign)
 
 struct Stmt {
   enum class Kind {
@@ -451,6 +456,17 @@ struct Reduce : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::Reduce; }
 };
 
+/// dst = value for a reduced tile: an element expression of reduced values of dst's own distribution (its source with
+/// its axis collapsed) and uniform values, e.g. `m = -inf;`, `m = max(m, mb);`, `s = s * exp(m - mnew) + sb;`. This
+/// is how a reduced tile carries state across the iterations of a loop. Each lane computes the results it holds
+/// (ReducedTile::values()), with no exchange between lanes: every lane of a row or column holds its results.
+struct ReducedAssign : Stmt {
+  ReducedAssign(SMRange loc) : Stmt(Kind::ReducedAssign, loc) {}
+  const ReducedTile *dst = nullptr;
+  ValuePtr value;
+  static bool classof(const Stmt *s) { return s->kind == Kind::ReducedAssign; }
+};
+
 struct Kernel {
   std::string name;
   SMRange loc;
@@ -459,6 +475,9 @@ struct Kernel {
   unsigned workgroupSize = 0;
   const Tensor *gridTensor = nullptr;
   unsigned gridTileRows = 0, gridTileCols = 0;
+  /// `grid over T tile [r, N]` with N T's column symbol: each workgroup owns r whole rows (block.col is 0, one
+  /// workgroup across) and loops over their columns; gridTileCols is 0.
+  bool gridWholeRows = false;
   /// The grid runs over the batch of a rank-3 grid tensor (`grid over C tile [1, r, c]`): workgroup id z is the
   /// batch, and every rank-3 tensor is read and written in that matrix.
   bool batched = false;

@@ -18,7 +18,7 @@ public:
     this->k = &k;
     if (k.workgroupSize == 0 || k.workgroupSize % target.waveSize != 0 || k.workgroupSize > target.maxWorkgroupSize)
       fail(k.loc, llvm::formatv("workgroup size {0} is not whole waves within the target's limit", k.workgroupSize));
-    if (!k.gridTensor || k.gridTileRows == 0 || k.gridTileCols == 0) fail(k.loc, "kernel has no grid");
+    if (!k.gridTensor || k.gridTileRows == 0 || (k.gridTileCols == 0) != k.gridWholeRows) fail(k.loc, "kernel has no grid");
     for (const auto &t : k.tensors)
       if (t->rank == 3 && (!k.batched || t->batch.text() != k.gridTensor->batch.text()))
         fail(t->loc, "a 3-D tensor outside a grid over its batch");
@@ -105,6 +105,18 @@ private:
         fail(s.loc, "reduction into a tile of the wrong shape");
       return;
     }
+    case Stmt::Kind::ReducedAssign: {
+      auto &a = cast<ReducedAssign>(s);
+      value(*a.value);
+      const Value &v = *a.value;
+      if (!a.dst || !a.dst->source) return fail(s.loc, "assignment to a reduced tile without a distribution");
+      if (v.dtype != a.dst->dtype) fail(s.loc, "assignment changes dtype without a cast");
+      if (v.acc || v.predicate) fail(s.loc, "a reduced tile is assigned an accumulator value or a predicate");
+      else if (v.isTile && (!v.layout || v.reducedAxis != static_cast<int>(a.dst->axis) ||
+                            !v.layout->sameMapping(*a.dst->source)))
+        fail(s.loc, "a reduced tile is assigned a value that is not reduced along its axis in its distribution");
+      return;
+    }
     case Stmt::Kind::LdsWrite: {
       auto &w = cast<LdsWrite>(s);
       if (!w.dst || !w.src || w.dst->rows != w.src->rows() || w.dst->cols != w.src->cols() ||
@@ -165,6 +177,11 @@ private:
       if (!v.scalar || v.isTile || v.dtype != v.scalar->dtype) fail(v.loc, "inconsistent scalar reference");
       return;
     case Value::Kind::Const: return;
+    case Value::Kind::ElementIndex:
+      if (!v.tile || v.layout != &v.tile->layout || v.dtype != DType::I32 || !v.isTile || v.indexAxis > 1 ||
+          v.layout->oneD)
+        fail(v.loc, "inconsistent element index");
+      return;
     case Value::Kind::ReducedRef:
       if (!v.reduced || !v.reduced->source || v.layout != v.reduced->source ||
           v.reducedAxis != static_cast<int>(v.reduced->axis) || v.dtype != v.reduced->dtype)

@@ -87,7 +87,7 @@ private:
       return run(f.body);
     }
     plan->splitEdges = !k.divisible(k.gridTensor->rows, k.gridTileRows) ||
-                       !k.divisible(k.gridTensor->cols, k.gridTileCols);
+                       (!k.gridWholeRows && !k.divisible(k.gridTensor->cols, k.gridTileCols));
     plan->peelTail = true;
     if (f.upper->kind == Index::Kind::Scalar) plan->peelTail = !k.divisible(Extent{f.upper->name, 0}, f.step->value);
     else if (f.upper->kind == Index::Kind::Const) plan->peelTail = (f.upper->value - f.lower->value) % f.step->value;
