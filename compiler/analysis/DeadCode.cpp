@@ -18,6 +18,7 @@ struct Flow {
   std::vector<const ir::MMA *> mmas;
   std::vector<const ir::Reduce *> reduces;
   std::vector<const ir::ReducedAssign *> reducedAssigns;
+  std::vector<const ir::LdsRead *> ldsReads;
   std::vector<const ir::For *> loops;
 
   void gather(const ir::Body &body) {
@@ -28,6 +29,7 @@ struct Flow {
       else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) mmas.push_back(m);
       else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) reduces.push_back(r);
       else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get())) reducedAssigns.push_back(ra);
+      else if (auto *lr = llvm::dyn_cast<ir::LdsRead>(s.get())) ldsReads.push_back(lr);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         loops.push_back(f);
         gather(f->body);
@@ -100,6 +102,11 @@ void tilec::warnDeadCode(const ir::Kernel &kernel, DiagnosticEngine &diags) {
       diags.warning(a->dst->loc, formatv("tile '{0}' is assigned but its values never reach a store or an lds: the "
                                          "loads and arithmetic that fill it are dead code",
                                          a->dst->name));
+  for (const ir::LdsRead *r : flow.ldsReads)
+    if (!live.count(r->dst) && warned.insert(r->dst).second)
+      diags.warning(r->dst->loc, formatv("tile '{0}' is read from lds {1} but its values never reach a store or an "
+                                         "lds: the read is dead code",
+                                         r->dst->name, r->src->name));
   for (const ir::MMA *m : flow.mmas)
     if (!live.count(m->acc) && warned.insert(m->acc).second)
       diags.warning(m->acc->loc, formatv("accumulator '{0}' is updated by mma but never stored: its MMAs are dead "

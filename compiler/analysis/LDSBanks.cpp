@@ -96,6 +96,23 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   return out;
 }
 
+std::vector<LdsLaneAccess> tilec::ldsReadAccesses(const ir::LdsRead &r, unsigned pitch, unsigned wave) {
+  const Layout &l = r.dst->layout;
+  const ir::LdsBuffer &b = *r.src;
+  unsigned chunk = b.writeChunk(l.vec, pitch), bytes = chunk * sizeOf(b.dtype);
+  std::vector<LdsLaneAccess> out;
+  for (unsigned i = 0; i < l.rowsPerLane; ++i)
+    for (unsigned part = 0; part < l.vec / chunk; ++part) {
+      LdsLaneAccess a{false, bytes, std::vector<std::optional<uint64_t>>(l.waveSize)};
+      for (unsigned lane = 0; lane < l.waveSize; ++lane) {
+        uint64_t row = l.firstRow(wave, lane) + i * l.rowStep(), col = l.firstCol(wave, lane);
+        a.addr[lane] = b.byteOffset(b.placedRow(row), col + part * chunk, pitch);
+      }
+      out.push_back(std::move(a));
+    }
+  return out;
+}
+
 std::vector<LdsLaneAccess> tilec::ldsFragmentAccesses(const ir::MMA &m, bool isA, unsigned pitch, unsigned wave,
                                                       unsigned waveSize) {
   const ir::AccTile &acc = *m.acc;
@@ -204,6 +221,27 @@ LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &tar
   return acc.out;
 }
 
+/// `tile = lds`, as the emitter reads it.
+LdsAccessCost readCost(const ir::LdsRead &r, unsigned pitch, const Target &target) {
+  const Layout &l = r.dst->layout;
+  Accumulator acc{target, {}};
+  acc.out.buffer = r.src;
+  acc.out.tile = r.dst;
+  acc.out.what = formatv("{0} = {1}{2}{3}", r.dst->name, r.transpose ? "transpose(" : "", r.src->name,
+                         r.transpose ? ")" : "").str();
+  acc.out.loc = r.loc;
+  acc.out.pitch = pitch;
+  for (unsigned wave = 0; wave < l.waves; ++wave) {
+    std::vector<LdsLaneAccess> instrs = ldsReadAccesses(r, pitch, wave);
+    acc.out.instructions = instrs.size();
+    acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
+    acc.out.instruction = ldsInstructionName(false, acc.out.bytes);
+    for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
+    acc.endWave();
+  }
+  return acc.out;
+}
+
 LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Target &target) {
   const ir::AccTile &acc = *m.acc;
   const ir::LdsBuffer &b = isA ? *m.a : *m.b;
@@ -232,6 +270,10 @@ void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &targe
     } else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) {
       if (only && w->dst != only) continue;
       LdsAccessCost c = writeCost(*w, pitchOf(kernel, *w->dst, pads), target);
+      if (c.worst.rule) out.push_back(std::move(c));
+    } else if (auto *r = llvm::dyn_cast<ir::LdsRead>(s.get())) {
+      if (only && r->src != only) continue;
+      LdsAccessCost c = readCost(*r, pitchOf(kernel, *r->src, pads), target);
       if (c.worst.rule) out.push_back(std::move(c));
     } else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get())) {
       if (!m->acc || !m->acc->instr) continue;

@@ -52,6 +52,10 @@ std::optional<BankCost> ldsBankCost(const Target &target, const LdsLaneAccess &a
 /// (rows of `pitch` elements): per access of the tile the widest chunk whose address stays aligned from row to row
 /// (row * pitch + column), element by element into a transposed buffer ((column + e) * pitch + row).
 std::vector<LdsLaneAccess> ldsWriteAccesses(const ir::LdsWrite &write, unsigned pitch, unsigned wave);
+/// The reads tilec emits for `tile = lds` (or `= transpose(lds)`, from a buffer stored transposed) in wave `wave`:
+/// per access of the tile the widest chunk whose address stays aligned from row to row, at stored row `row` (placed)
+/// and column `col` of the tile's own element.
+std::vector<LdsLaneAccess> ldsReadAccesses(const ir::LdsRead &read, unsigned pitch, unsigned wave);
 /// The fragment reads of operand A (isA) or B of `mma` in wave `wave`: per K step of the instruction and per block row
 /// (A) or column (B), lane l reads kPerLane values of stored row origin + block * m + l % m at K = kk + (l / m) *
 /// kPerLane, the wave's origin being its part of the accumulator.

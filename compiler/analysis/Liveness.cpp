@@ -45,6 +45,7 @@ struct Liveness {
       if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) use(range, a->dst, at, ls, le), value(*a->value, at, ls, le);
       else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) value(*st->value, at, ls, le);
       else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) use(range, w->src, at, ls, le);
+      else if (auto *r = llvm::dyn_cast<ir::LdsRead>(s.get())) use(range, r->dst, at, ls, le);
       else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get()))
         value(*r->value, at, ls, le), use(reducedRange, r->dst, at, ls, le);
       else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get()))
@@ -138,7 +139,10 @@ std::optional<DType> convertedIn(const ir::Body &body, const ir::Tile &t) {
     all.onlyCast &= here.onlyCast && (!all.as || all.as == here.as);
     all.as = here.as;
   }
-  if (statements < 2 || !all.onlyCast || !all.as || sizeOf(*all.as) <= sizeOf(t.dtype)) return std::nullopt;
+  // Measured for f16 and bf16 tiles read as f32 (one conversion instruction per element); fp8 and i8 widen in other
+  // ways (analysis/ValueRegisters.h).
+  bool halfToF32 = (t.dtype == DType::F16 || t.dtype == DType::BF16) && all.as == DType::F32;
+  if (statements == 0 || !all.onlyCast || !halfToF32) return std::nullopt;
   return all.as;
 }
 

@@ -22,10 +22,11 @@ std::vector<const ir::Tile *> livePeak(const ir::Kernel &k);
 /// first reduction to the last statement that reads it (a whole loop when used inside one).
 std::vector<const ir::ReducedTile *> reducedPeak(const ir::Kernel &k);
 
-/// The dtype a tile is held in after the compiler converts it once for several statements: when two or more
-/// statements of one body read tile `t` only as `cast<T>(t)` (T wider), clang computes the conversion once and keeps
-/// the converted values instead of the tile (softmax_online_f16: max(cast<f32>(x)) and sum(exp(cast<f32>(x) - m)),
-/// 32 VGPRs of f32 where x's f16 took 16). std::nullopt otherwise.
+/// The dtype a tile is held in after the compiler converts it once: when every statement of one body that reads f16
+/// or bf16 tile `t` reads it only as `cast<f32>(t)`, clang converts the values where they are loaded
+/// and keeps them converted instead of the tile (softmax_online_f16: max(cast<f32>(x)) and sum(exp(cast<f32>(x) -
+/// m)), 32 VGPRs of f32 where x's f16 took 16; layernorm_f16's gamma, read once as cast<f32>(g), converted in the
+/// branch of its masked load). std::nullopt otherwise.
 std::optional<DType> convertedOnce(const ir::Kernel &k, const ir::Tile &t);
 
 } // namespace tilec

@@ -181,8 +181,11 @@ KeptRows keptRows(const ir::Kernel &k) {
 }
 
 void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *loop = nullptr) {
+  unsigned wavePartials = 0; // of consecutive reductions across waves, which clang combines after the last one
   for (const ir::StmtPtr &s : body) {
     unsigned n = 0;
+    auto *reduce = llvm::dyn_cast<ir::Reduce>(s.get());
+    if (!reduce || !reduce->plan || reduce->plan->waves == 1) wavePartials = 0;
     if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) {
       n = a->value->kind == ir::Value::Kind::Load ? 0 : valueTemporaries(*a->value, a->dst->layout.vec);
       // y = cast<f32>(x) of an fp8/bf8 tile, or of a load of fp8/bf8: the widened values are y's own registers,
@@ -272,6 +275,15 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       bool crossLane = r->plan && !r->plan->steps.empty();
       n = valueTemporaries(*r->value, vec) +
           (r->axis == 1 ? 2 + (crossLane ? r->dst->values() : 0) : 2 * vec + 1);
+      // Across waves clang loads the partials of all the waves of a result at once and adds them in wave order
+      // (rmsnorm_wide_f16, 16 waves per row: four ds_read_b128 into 16 VGPRs with clang-22), after the values above
+      // are dead: the waves' partials and the total.
+      // Consecutive ones (the two sums of add_rmsnorm_f16's ss = sum(...) + sum(...)) keep all their partials until
+      // the statement after them combines the totals: 2 x 16 partials loaded before the first add, with clang-22.
+      if (r->plan && r->plan->waves > 1) {
+        wavePartials += r->plan->waves;
+        n = std::max(n, wavePartials + 1);
+      }
     } else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get())) {
       // Element by element over the lane's results: the temporaries of one result (one vector along columns).
       n = valueTemporaries(*ra->value, ra->dst->axis == 1 ? 1 : ra->dst->source->vec);
@@ -356,8 +368,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   for (const ir::Tile *tile : livePeak(k)) {
     if (std::optional<DType> as = convertedOnce(k, *tile)) {
       unsigned perAccess = registersPerAccess(tile->layout.vec, *as);
-      vgpr(formatv("tile {0}: {1} accesses x {2}, held as cast<{3}>({0}), which several statements read (converted "
-                   "once)",
+      vgpr(formatv("tile {0}: {1} accesses x {2}, held as cast<{3}>({0}), the only way it is read (converted once)",
                    tile->name, tile->layout.accessesPerLane(), perAccess, name(*as)),
            tile->layout.accessesPerLane() * perAccess, tile->loc);
       continue;

@@ -151,6 +151,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
     line(depth) << "tilec::barrier();\n";
     return;
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
+  case Stmt::Kind::LdsRead: ldsRead(llvm::cast<LdsRead>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
   case Stmt::Kind::Reduce: reduce(llvm::cast<Reduce>(s), depth); return;
   case Stmt::Kind::ReducedAssign: reducedAssign(llvm::cast<ReducedAssign>(s), depth); return;

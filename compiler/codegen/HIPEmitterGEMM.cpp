@@ -65,6 +65,45 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   line(depth) << "}\n";
 }
 
+void KernelEmitter::ldsRead(const LdsRead &r, unsigned depth) {
+  const Layout &l = r.dst->layout;
+  const LdsBuffer &b = *r.src;
+  const LanePosition &p = lanePosition(l, r.dst->name);
+  markSource(depth, r.loc);
+  line(depth) << "// " << sourceText(r.loc) << "\n";
+  if (r.transpose)
+    line(depth) << formatv("// {0} is stored transposed ({1} x ({2} + {3})): element (row, col) of {4} is stored row "
+                           "row, column col.\n",
+                           b.name, b.storedRows(), b.storedCols(), b.pad, r.dst->name);
+  swizzleComment(b, depth);
+  unsigned chunk = b.writeChunk(l.vec);
+  if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
+  std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
+  line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
+  line(depth + 1) << formatv("const int col = {0};\n", p.col);
+  std::string at = formatv("{0} * {1} + col", storedRow(b, "row", false), b.pitch());
+  std::string dst = r.dst->name + "[i]";
+  if (chunk == l.vec) {
+    line(depth + 1) << formatv("{0} = tilec::lds_load<{1}>({2}, {3});\n", dst, vecType(b.dtype, l.vec), lds(b, false),
+                               at);
+  } else {
+    line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} reads of {1} B.\n",
+                               b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
+    line(depth + 1) << "#pragma unroll\n";
+    line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1}) {{\n", l.vec, chunk);
+    line(depth + 2) << formatv("const {0} v = tilec::lds_load<{0}>({1}, {2} + part);\n", vecType(b.dtype, chunk),
+                               lds(b, false), at);
+    if (chunk == 1) line(depth + 2) << dst << "[part] = v;\n";
+    else {
+      line(depth + 2) << "#pragma unroll\n";
+      line(depth + 2) << formatv("for (int e = 0; e < {0}; ++e) {1}[part + e] = v[e];\n", chunk, dst);
+    }
+    line(depth + 1) << "}\n";
+  }
+  line(depth) << "}\n";
+}
+
 void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth) {
   const Layout &l = w.src->layout;
   const LdsBuffer &b = *w.dst;

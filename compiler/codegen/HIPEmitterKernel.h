@@ -118,6 +118,8 @@ private:
   /// lds = tile: each access of the tile written to the buffer; one vector write per access when the stored rows
   /// keep it aligned, element by element for transposed buffers.
   void ldsWrite(const LdsWrite &w, unsigned depth);
+  /// tile = lds (or transpose(lds)): each access read in the tile's own distribution.
+  void ldsRead(const LdsRead &r, unsigned depth);
   /// The writes of `run` consecutive rows per column as one vector.
   void transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth);
 

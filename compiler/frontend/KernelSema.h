@@ -119,6 +119,10 @@ private:
 
   /// `lds = tile`.
   ir::StmtPtr ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &dst);
+  /// The buffer `tile = lds` or `tile = transpose(lds)` reads, if the value is one of those.
+  const ir::LdsBuffer *ldsReadSource(const ast::Expr &value) const;
+  /// `tile = lds` or `tile = transpose(lds)`.
+  ir::StmtPtr ldsRead(const ast::AssignStmt &a, const ir::Tile &dst, ir::LdsBuffer &src);
 
   /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))`.
   ir::StmtPtr mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc);

@@ -366,6 +366,7 @@ ir::StmtPtr KernelSema::assign(const ast::AssignStmt &a) {
   }
   const ir::Tile *dst = it->second;
   used.insert(n);
+  if (const ir::LdsBuffer *src = ldsReadSource(*a.value)) return ldsRead(a, *dst, *const_cast<ir::LdsBuffer *>(src));
   recordSources(n, *a.value);
   Checked v = checkValue(*a.value, &dst->layout);
   if (!v) return nullptr;

@@ -424,8 +424,10 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
   }
   if (reducedTiles.count(n.name)) return reducedValue(n, std::move(v));
   if (ldsBuffers.count(n.name)) {
-    diags.error(n.range, formatv("lds {0} is read by mma(...) only; element values come from register tiles and "
-                                 "accumulators", n.name));
+    diags.error(n.range, formatv("lds {0} is read by mma(...) or into a register tile of its own ('t = {0};' or "
+                                 "'t = transpose({0});'); element values come from register tiles, reduced tiles and "
+                                 "accumulators",
+                                 n.name));
     return {};
   }
   if (auto it = scalars.find(n.name); it != scalars.end()) {

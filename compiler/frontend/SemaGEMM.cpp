@@ -417,14 +417,15 @@ void sema::checkOperandOrientation(const GEMMState &state, DiagnosticEngine &dia
 
 void sema::warnUnusedLds(ir::Kernel &kernel, const GEMMState &state, DiagnosticEngine &diags) {
   for (const auto &l : kernel.ldsBuffers) {
-    bool written = state.written.count(l.get()) != 0, read = state.readByMMA.count(l.get()) != 0;
+    bool written = state.written.count(l.get()) != 0,
+         read = state.readByMMA.count(l.get()) != 0 || state.readByTile.count(l.get()) != 0;
     if (!written && !read) {
       diags.warning(l->loc, formatv("lds {0} is declared but never used", l->name));
       l->used = false;
     } else if (!written)
       diags.warning(l->loc, formatv("lds {0} is read by mma but never written; its values are undefined", l->name));
     else if (!read)
-      diags.warning(l->loc, formatv("lds {0} is written but never read by an mma", l->name));
+      diags.warning(l->loc, formatv("lds {0} is written but never read (by an mma or into a tile)", l->name));
   }
 }
 

@@ -70,6 +70,8 @@ struct GEMMState {
   std::vector<MMAUse> mmas;
   /// LDS buffers with a write (`lds = ...`, even a wrong one) and with a read by an mma (even a failed one).
   std::set<const ir::LdsBuffer *> written, readByMMA;
+  /// LDS buffers read into register tiles (`t = lds`, `t = transpose(lds)`).
+  std::set<const ir::LdsBuffer *> readByTile;
 };
 
 /// Warnings at the declaration of an LDS buffer that is never used, read by mma but never written (its values are

@@ -261,6 +261,12 @@ private:
       os << "\n";
       return;
     }
+    case Stmt::Kind::LdsRead: {
+      auto &r = cast<LdsRead>(s);
+      os << "%" << r.dst->name << " = lds_read " << (r.transpose ? "transpose(%" : "%") << r.src->name
+         << (r.transpose ? ")" : "") << "\n";
+      return;
+    }
     case Stmt::Kind::ReducedAssign: {
       auto &a = cast<ReducedAssign>(s);
       os << "%" << a.dst->name << " = ";

@@ -286,7 +286,7 @@ using ValuePtr = std::unique_ptr<Value>;
 
 //===--- Statements ---===//
 
-#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign)
+#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign) X(LdsRead)
 
 struct Stmt {
   enum class Kind {
@@ -319,6 +319,18 @@ struct Store : Stmt {
   ValuePtr value;
   unsigned accessChunk = 0; ///< accesses per emitted loop (passes/UnrollChunks.h); 0: one loop over all
   static bool classof(const Stmt *s) { return s->kind == Kind::Store; }
+};
+
+/// tile = lds (or = transpose(lds)): every element of the register tile read from the buffer in the tile's own
+/// distribution, one vector of `vec` per access where the stored rows keep it aligned. A transposed read, `u =
+/// transpose(s)`, reads a buffer stored transposed (LdsBuffer::transposed: the write into it scattered the columns),
+/// so that element (r, c) of u is stored row r, column c, read as a vector like any other.
+struct LdsRead : Stmt {
+  LdsRead(SMRange loc) : Stmt(Kind::LdsRead, loc) {}
+  const Tile *dst = nullptr;
+  const LdsBuffer *src = nullptr;
+  bool transpose = false;
+  static bool classof(const Stmt *s) { return s->kind == Kind::LdsRead; }
 };
 
 struct Assign;

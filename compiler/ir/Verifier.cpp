@@ -105,6 +105,16 @@ private:
         fail(s.loc, "reduction into a tile of the wrong shape");
       return;
     }
+    case Stmt::Kind::LdsRead: {
+      auto &r = cast<LdsRead>(s);
+      if (!r.dst || !r.src) return fail(s.loc, "LDS read without a tile or a buffer");
+      unsigned rows = r.transpose ? r.src->cols : r.src->rows, cols = r.transpose ? r.src->rows : r.src->cols;
+      if (r.dst->rows() != rows || r.dst->cols() != cols || r.dst->dtype != r.src->dtype || r.dst->layout.oneD)
+        fail(s.loc, "LDS read between different shapes or dtypes");
+      if (r.src->transposed != r.transpose || r.src->transposeReads || info(r.src->dtype).values != 1)
+        fail(s.loc, "LDS read of a buffer stored for another reader");
+      return;
+    }
     case Stmt::Kind::ReducedAssign: {
       auto &a = cast<ReducedAssign>(s);
       value(*a.value);

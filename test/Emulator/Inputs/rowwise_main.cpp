@@ -5,6 +5,11 @@
 //   softmax_online_f16: each f16 output within 1 f16 ulp of the exact softmax of the f16 inputs. The f32 work
 //     (online maximum and rescaled sum, exp as 2^(d log2 e)) is within about 2^-20 relative for |d| < 16, far below
 //     the half ulp of f16 (2^-11) that the final rounding adds.
+//   rmsnorm_wide_f16, add_rmsnorm_f16: each f16 output within 1 f16 ulp of the exact value from the f16 inputs (the
+//     f32 sum of squares over up to 16,384 values, 8 in a lane then a butterfly and 16 waves, is within about 2^-19
+//     relative, below the half ulp of f16); add_rmsnorm's H exactly f16(x + r), rounded once;
+//   layernorm_f16 on rows centred at 100 (spread +-2): within 1 f16 ulp of the exact two-pass result, or 2^-16 of
+//     the magnitudes of its terms where (x - mean) rstd g and b cancel;
 //   fold (test/CodeGen/Inputs/loop-state-fold.tile): reductions inside expressions and a reduced tile updated from
 //     itself, per 64 x 64 block (elements outside X read as 0): Y = (X - rowmax + rowmax) * colsum, within 2^-22
 //     (|x| + 2 |rowmax|) |colsum| + 2^-18 |x| sum |x| of X * colsum (the roundings of x - m + m and of the product,
@@ -17,6 +22,12 @@
 
 extern "C" hipError_t launch_softmax_online_f16(const _Float16 *X, _Float16 *Y, int M, int N, hipStream_t stream);
 
+extern "C" hipError_t launch_rmsnorm_wide_f16(const _Float16 *X, const _Float16 *W, _Float16 *Y, float eps, int M, int N,
+                                               hipStream_t stream);
+extern "C" hipError_t launch_add_rmsnorm_f16(const _Float16 *X, const _Float16 *R, const _Float16 *W, _Float16 *H,
+                                             _Float16 *Y, float eps, int M, int N, hipStream_t stream);
+extern "C" hipError_t launch_layernorm_f16(const _Float16 *X, const _Float16 *G, const _Float16 *B, _Float16 *Y, float eps,
+                                           int M, int N, hipStream_t stream);
 extern "C" hipError_t launch_fold(const float *X, float *Y, float *T, float *C, int M, int N, int B, int R,
                                   hipStream_t stream);
 
@@ -57,6 +68,87 @@ static void softmaxOnline(int M, int N) {
   DeviceBuffer<_Float16> dx(x), dy(x.size());
   hipError_t e = launch_softmax_online_f16(dx.ptr, dy.ptr, M, N, nullptr);
   record("softmax_online_f16", M, N, e, compare("softmax_online", dy.download(), want, N, withinF16Ulp));
+}
+
+static std::vector<_Float16> halvesAround(size_t n, unsigned seed, float center, float range) {
+  std::vector<float> p = pattern(n, seed, range);
+  std::vector<_Float16> h(n);
+  for (size_t i = 0; i < n; ++i) h[i] = static_cast<_Float16>(center + p[i]);
+  return h;
+}
+
+static void rmsnormWide(int M, int N) {
+  const float eps = 1e-5f;
+  std::vector<_Float16> x = halves(size_t(M) * N, M * 13 + N, 3.0f), w = halves(N, N, 2.0f);
+  std::vector<double> want(x.size());
+  for (int r = 0; r < M; ++r) {
+    double ss = 0;
+    for (int c = 0; c < N; ++c) ss += double(x[size_t(r) * N + c]) * double(x[size_t(r) * N + c]);
+    double scale = 1.0 / std::sqrt(ss / N + double(eps));
+    for (int c = 0; c < N; ++c) want[size_t(r) * N + c] = double(x[size_t(r) * N + c]) * scale * double(w[c]);
+  }
+  DeviceBuffer<_Float16> dx(x), dw(w), dy(x.size());
+  hipError_t e = launch_rmsnorm_wide_f16(dx.ptr, dw.ptr, dy.ptr, eps, M, N, nullptr);
+  record("rmsnorm_wide_f16", M, N, e, compare("rmsnorm_wide", dy.download(), want, N, withinF16Ulp));
+}
+
+static void addRmsnorm(int M, int N) {
+  const float eps = 1e-6f;
+  std::vector<_Float16> x = halves(size_t(M) * N, M * 5 + N, 3.0f), res = halves(size_t(M) * N, M * 3 + N + 1, 3.0f),
+                        w = halves(N, N + 7, 2.0f);
+  std::vector<_Float16> wantH(x.size());
+  std::vector<double> want(x.size());
+  for (size_t i = 0; i < x.size(); ++i) wantH[i] = static_cast<_Float16>(float(x[i]) + float(res[i])); // one rounding
+  for (int r = 0; r < M; ++r) {
+    double ss = 0;
+    for (int c = 0; c < N; ++c) ss += double(wantH[size_t(r) * N + c]) * double(wantH[size_t(r) * N + c]);
+    double scale = 1.0 / std::sqrt(ss / N + double(eps));
+    for (int c = 0; c < N; ++c) want[size_t(r) * N + c] = double(wantH[size_t(r) * N + c]) * scale * double(w[c]);
+  }
+  DeviceBuffer<_Float16> dx(x), dr(res), dw(w), dh(x.size()), dy(x.size());
+  hipError_t e = launch_add_rmsnorm_f16(dx.ptr, dr.ptr, dw.ptr, dh.ptr, dy.ptr, eps, M, N, nullptr);
+  std::vector<_Float16> h = dh.download();
+  int bad = 0;
+  for (size_t i = 0; i < h.size(); ++i) // f16 + f16 rounded once, exactly as the host does
+    if (std::memcmp(&h[i], &wantH[i], 2) != 0 && bad++ < 3)
+      std::printf("  add_rmsnorm: H(%zu, %zu) = %g, want %g\n", i / N, i % N, double(h[i]), double(wantH[i]));
+  bad += compare("add_rmsnorm", dy.download(), want, N, withinF16Ulp);
+  record("add_rmsnorm_f16", M, N, e, bad);
+}
+
+static void layernorm(int M, int N) {
+  const float eps = 1e-5f;
+  // Rows centred at 100 with a spread of +-2: the variance is small against the mean's square (a one-pass
+  // E[x^2] - mean^2 in f32 would lose most of its digits).
+  std::vector<_Float16> x = halvesAround(size_t(M) * N, M * 23 + N, 100.0f, 2.0f), g = halves(N, N + 3, 2.0f),
+                        b = halves(N, N + 5, 1.0f);
+  std::vector<double> want(x.size()), slack(x.size());
+  for (int r = 0; r < M; ++r) {
+    const _Float16 *row = &x[size_t(r) * N];
+    double mean = 0, var = 0;
+    for (int c = 0; c < N; ++c) mean += double(row[c]);
+    mean /= N;
+    for (int c = 0; c < N; ++c) var += (double(row[c]) - mean) * (double(row[c]) - mean);
+    var /= N;
+    double rstd = 1.0 / std::sqrt(var + double(eps));
+    for (int c = 0; c < N; ++c) {
+      double t = (double(row[c]) - mean) * rstd * double(g[c]);
+      want[size_t(r) * N + c] = t + double(b[c]);
+      slack[size_t(r) * N + c] = std::ldexp(1.0, -16) * (std::fabs(t) + std::fabs(double(b[c])));
+    }
+  }
+  DeviceBuffer<_Float16> dx(x), dg(g), db(b), dy(x.size());
+  hipError_t e = launch_layernorm_f16(dx.ptr, dg.ptr, db.ptr, dy.ptr, eps, M, N, nullptr);
+  // The f32 mean is off by about 2^-24 x 100 x log2(N) and x - mean cancels most of 100: about 2^-15 relative error
+  // on |x - mean| ~ 2, far below f16's 2^-11, except where the output itself cancels ((x - mean) rstd g against b):
+  // there the bound is 2^-16 of the terms' magnitudes on top of one f16 ulp of the result.
+  std::vector<_Float16> got = dy.download();
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!withinF16Ulp(got[i], want[i]) && !(std::fabs(double(got[i]) - want[i]) <= slack[i] + std::ldexp(std::fabs(want[i]), -10)) &&
+        bad++ < 3)
+      std::printf("  layernorm: element (%zu, %zu) = %g, want %g\n", i / N, i % N, double(got[i]), want[i]);
+  record("layernorm_f16", M, N, e, bad);
 }
 
 static void fold(int M, int N) {
@@ -121,6 +213,11 @@ int main(int argc, char **argv) {
   if (which == "softmax_online")
     for (int M : {1, 17, 40})
       for (int N : {1, 7, 512, 513, 1500, 4104}) softmaxOnline(M, N);
+  if (which == "norms")
+    for (int M : {1, 3}) {
+      for (int N : {8, 1000, 4096, 8192}) rmsnormWide(M, N), layernorm(M, N);
+      for (int N : {8, 8200, 16384}) addRmsnorm(M, N);
+    }
   if (which == "fold")
     for (int M : {1, 64, 100})
       for (int N : {4, 64, 132}) fold(M, N);
