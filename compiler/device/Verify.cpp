@@ -2,6 +2,7 @@
 #include "device/Verify.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/MemoryTraffic.h"
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 #include "device/DeviceCompiler.h"
@@ -131,6 +132,9 @@ void printText(const std::vector<Comparison> &all, llvm::StringRef fileName, con
     os << formatv("  occupancy limited by: model {0}, compiler {1}\n", limiterName(c.modelOccupancy.limiter),
                   limiterName(c.compilerOccupancy.limiter));
     printLoop(c, os);
+    // The memory yardstick at the compiler's occupancy, for the vector kernel of a kernel without an mma.
+    if (c.kernel->accs.empty() && c.name == c.kernel->name)
+      printMemoryTraffic(memoryTraffic(*c.kernel, t, c.compilerOccupancy), t, os);
   }
 }
 
@@ -151,6 +155,8 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("occupancy_limiter",
                              limiterName(side[0] == 'm' ? c.modelOccupancy.limiter : c.compilerOccupancy.limiter));
             });
+          if (c.kernel->accs.empty() && c.name == c.kernel->name)
+            writeMemoryTraffic(memoryTraffic(*c.kernel, t, c.compilerOccupancy), json);
           if (c.loop && c.estimate && c.loopProblem.empty())
             json.attributeObject("k_loop", [&] {
               const LoopEstimate &e = *c.estimate;

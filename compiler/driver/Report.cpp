@@ -4,6 +4,7 @@
 
 #include "analysis/AccessPlan.h"
 #include "analysis/LDSBanks.h"
+#include "analysis/MemoryTraffic.h"
 #include "analysis/ResourceModel.h"
 #include "driver/LayoutPrinter.h"
 #include "llvm/ADT/STLExtras.h"
@@ -433,6 +434,8 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
                         : std::string());
       printRegisterEdge(registerEdge(t, u.resources(k->workgroupSize)), unalignedName(*k), os);
     }
+    if (k->accs.empty())
+      printMemoryTraffic(memoryTraffic(*k, t, computeOccupancy(t, e.resources(k->workgroupSize))), t, os);
   }
 }
 
@@ -465,6 +468,8 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           writeRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), json);
           json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
+          if (k->accs.empty())
+            writeMemoryTraffic(memoryTraffic(*k, t, computeOccupancy(t, e.resources(k->workgroupSize))), json);
           if (!k->wavesNotAsked.empty()) json.attribute("waves_per_eu_not_asked", k->wavesNotAsked);
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {

@@ -56,6 +56,13 @@ struct Target {
   unsigned minLLVMMajor;         ///< first LLVM release whose AMDGPU backend knows this target
   unsigned peakClockMHz;         ///< the engine clock the product's peak figures use (MI300X 2100, MI355X 2400)
   unsigned hbmGBPerSecond;       ///< peak HBM bandwidth (MI300X 5.3 TB/s, MI355X 8 TB/s)
+  /// Latency of a vector load that misses every cache, in ns: with the bandwidth, the bytes a CU must keep in flight
+  /// to stream from HBM (Little's law; analysis/MemoryTraffic.h). No GPU-side HBM figure is published for either
+  /// product: Chips and Cheese ("Testing AMD's Giant MI300X") measures MI300X's Infinity Cache at about 218 ns, which
+  /// an HBM access passes through, and a pointer chase on MI355X in a Triton fork's latency model
+  /// (facebookexperimental/triton, AMDLatencyModel.h) gives about 360 ns. 500 ns is taken for both, a round figure
+  /// above these, so that "enough in flight" errs on the safe side; the figure needed scales with it.
+  unsigned hbmLatencyNs;
   unsigned ldsBankBytes;         ///< width of one LDS bank
   llvm::ArrayRef<LdsPhases> ldsPhases; ///< per access kind and width
   /// Latency of a global load in LLVM's scheduling model for this target, in llvm-mca cycles (one MFMA pass = one

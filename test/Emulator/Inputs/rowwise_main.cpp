@@ -2,7 +2,8 @@
 // loop over the columns, on the emulator against double-precision host references, with tails in both dimensions
 // (M not a multiple of the rows of a workgroup, N below, at and past a multiple of the column step, and odd N for the
 // _unaligned kernel):
-//   softmax_online_f16: each f16 output within 1 f16 ulp of the exact softmax of the f16 inputs. The f32 work
+//   softmax_online_f16 and softmax_wide_f16 (rows of up to 8,192 held in one workgroup's registers): each f16 output
+//   within 1 f16 ulp of the exact softmax of the f16 inputs. The f32 work
 //     (online maximum and rescaled sum, exp as 2^(d log2 e)) is within about 2^-20 relative for |d| < 16, far below
 //     the half ulp of f16 (2^-11) that the final rounding adds.
 //   rmsnorm_wide_f16, add_rmsnorm_f16: each f16 output within 1 f16 ulp of the exact value from the f16 inputs (the
@@ -21,6 +22,7 @@
 #include <cstring>
 
 extern "C" hipError_t launch_softmax_online_f16(const _Float16 *X, _Float16 *Y, int M, int N, hipStream_t stream);
+extern "C" hipError_t launch_softmax_wide_f16(const _Float16 *X, _Float16 *Y, int M, int N, hipStream_t stream);
 
 extern "C" hipError_t launch_rmsnorm_wide_f16(const _Float16 *X, const _Float16 *W, _Float16 *Y, float eps, int M, int N,
                                                hipStream_t stream);
@@ -53,7 +55,8 @@ static std::vector<_Float16> halves(size_t n, unsigned seed, float range) {
   return h;
 }
 
-static void softmaxOnline(int M, int N) {
+static void softmax(const char *kernel, hipError_t (*launch)(const _Float16 *, _Float16 *, int, int, hipStream_t),
+                    int M, int N) {
   // Rows whose maximum sits late in the row make the running maximum grow (and s be rescaled) along the way.
   std::vector<_Float16> x = halves(size_t(M) * N, M * 29 + N, 8.0f);
   for (int r = 0; r < M; ++r) x[size_t(r) * N + (N - 1 - r % N)] = static_cast<_Float16>(9.0f + r % 3);
@@ -66,8 +69,8 @@ static void softmaxOnline(int M, int N) {
     for (int c = 0; c < N; ++c) want[size_t(r) * N + c] = std::exp(double(row[c]) - m) / s;
   }
   DeviceBuffer<_Float16> dx(x), dy(x.size());
-  hipError_t e = launch_softmax_online_f16(dx.ptr, dy.ptr, M, N, nullptr);
-  record("softmax_online_f16", M, N, e, compare("softmax_online", dy.download(), want, N, withinF16Ulp));
+  hipError_t e = launch(dx.ptr, dy.ptr, M, N, nullptr);
+  record(kernel, M, N, e, compare(kernel, dy.download(), want, N, withinF16Ulp));
 }
 
 static std::vector<_Float16> halvesAround(size_t n, unsigned seed, float center, float range) {
@@ -212,7 +215,10 @@ int main(int argc, char **argv) {
   std::string which = argc > 1 ? argv[1] : "";
   if (which == "softmax_online")
     for (int M : {1, 17, 40})
-      for (int N : {1, 7, 512, 513, 1500, 4104}) softmaxOnline(M, N);
+      for (int N : {1, 7, 512, 513, 1500, 4104}) softmax("softmax_online_f16", launch_softmax_online_f16, M, N);
+  if (which == "softmax_wide")
+    for (int M : {1, 3})
+      for (int N : {8, 1000, 4096, 8192}) softmax("softmax_wide_f16", launch_softmax_wide_f16, M, N);
   if (which == "norms")
     for (int M : {1, 3}) {
       for (int N : {8, 1000, 4096, 8192}) rmsnormWide(M, N), layernorm(M, N);
@@ -221,7 +227,8 @@ int main(int argc, char **argv) {
   if (which == "fold")
     for (int M : {1, 64, 100})
       for (int N : {4, 64, 132}) fold(M, N);
-  if (which == "softmax_online_long") softmaxOnline(1, 262147); // a vocabulary row of 256k + 3 columns
+  if (which == "softmax_online_long") // a vocabulary row of 256k + 3 columns
+    softmax("softmax_online_f16", launch_softmax_online_f16, 1, 262147);
   std::printf("%s: %d of %d runs correct\n", which.c_str(), runs - failures, runs);
   return failures != 0;
 }
