@@ -468,9 +468,9 @@ void tilec::printReportJSON(const ir::Module &m, llvm::StringRef fileName, llvm:
           writeOccupancy(computeOccupancy(t, e.resources(k->workgroupSize)), json);
           writeRegisterEdge(registerEdge(t, e.resources(k->workgroupSize)), json);
           json.attribute("waves_per_eu_asked", k->wavesPerEU); // 0: not asked (Target::occupancyHint)
+          if (!k->wavesNotAsked.empty()) json.attribute("waves_per_eu_not_asked", k->wavesNotAsked);
           if (k->accs.empty())
             writeMemoryTraffic(memoryTraffic(*k, t, computeOccupancy(t, e.resources(k->workgroupSize))), json);
-          if (!k->wavesNotAsked.empty()) json.attribute("waves_per_eu_not_asked", k->wavesNotAsked);
           std::vector<AccessPlan> plans = planAccesses(*k);
           if (hasUnalignedVariant(plans)) {
             ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
