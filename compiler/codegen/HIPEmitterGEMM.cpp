@@ -375,6 +375,12 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
   mmaHeader(m, depth);
+  if (m.restart) {
+    line(depth) << formatv("// {0} = mma(...): {0} restarts at zero.\n", a.name);
+    line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+    line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}[bi][bj] = {2}{{};\n", a.blocksX(), a.name,
+                               ins.accType);
+  }
   if (m.scaleA && !scalesLoaded) scaleLoads(m, m.kVar, "", true, depth);
   if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);

@@ -159,8 +159,10 @@ ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
 
 ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   auto *call = dyn_cast<ast::CallExpr>(s.value.get());
-  if (!s.accumulate || !call || call->callee.name != "mma") {
-    diags.error(s.range, formatv("an accumulator is updated with '{0} += mma(A, B);' (it starts at zero)", acc.name));
+  if (!call || call->callee.name != "mma") {
+    diags.error(s.range, formatv("an accumulator is assigned a product: '{0} += mma(A, B);' adds to it (it starts at "
+                                 "zero), '{0} = mma(A, B);' restarts it",
+                                 acc.name));
     return nullptr;
   }
   // mma(A, B) or mma(A, B, scale_a = SA, scale_b = SB): two positional operands, then the named scales.
@@ -184,6 +186,7 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   ir::StmtPtr mma =
       sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
   if (!mma) return nullptr;
+  cast<ir::MMA>(*mma).restart = !s.accumulate;
   gemm.mmas.push_back({a, b, nk, loops.empty() ? nullptr : loops.back().stmt, call->range, call->args[0]->range,
                        call->args[1]->range});
   if (acc.scaled) {

@@ -276,7 +276,7 @@ private:
     }
     case Stmt::Kind::MMA: {
       auto &m = cast<MMA>(s);
-      os << "%" << m.acc->name << " += mma(%" << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
+      os << "%" << m.acc->name << (m.restart ? " = mma(%" : " += mma(%") << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
          << m.acc->instr->name << "\n";
       return;
     }

@@ -428,6 +428,10 @@ struct MMA : Stmt {
   /// value is the K column of the LDS operands' first column (null and empty otherwise).
   const Tensor *scaleA = nullptr, *scaleB = nullptr;
   std::string kVar;
+  /// `acc = mma(a, b)`: the accumulator restarts at zero before this product (a new S = Q K^T for each K/V block of
+  /// attention), instead of adding to what it holds. A loop around it is not a K loop (its steps do not accumulate):
+  /// it runs as a plain loop.
+  bool restart = false;
   static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
 };
 

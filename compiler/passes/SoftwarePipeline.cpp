@@ -56,7 +56,7 @@ bool matchKLoop(const For &f, KLoopPlan &plan) {
   for (++at; at < n; ++at) {
     auto *m = llvm::dyn_cast<MMA>(f.body[at].get());
     if (!m) break;
-    if (!written.count(m->a) || !written.count(m->b)) return false;
+    if (!written.count(m->a) || !written.count(m->b) || m->restart) return false;
     plan.mmas.push_back(m);
   }
   if (at < n && llvm::isa<Barrier>(f.body[at].get())) ++at;
