@@ -45,7 +45,7 @@ void collectLoads(const ir::Value &v, std::vector<const ir::Value *> &out) {
 
 class Walker {
 public:
-  Walker(const ir::Kernel &k, int64_t size) : k(k), size(size) {}
+  explicit Walker(int64_t size) : size(size) {}
 
   void body(const ir::Body &b, double executions) {
     for (const ir::StmtPtr &s : b) {
@@ -92,7 +92,6 @@ public:
     else if (started) done = true;
   }
 
-  const ir::Kernel &k;
   int64_t size;
   std::map<const ir::Tensor *, double> read, written;
   unsigned inFlight = 0;
@@ -108,7 +107,7 @@ MemoryTraffic tilec::memoryTraffic(const ir::Kernel &k, const Target &t, const O
   uint64_t cols = k.gridWholeRows ? 1 : (extent(g.cols, size) + k.gridTileCols - 1) / k.gridTileCols;
   uint64_t rows = g.rank == 1 ? 1 : (extent(g.rows, size) + k.gridTileRows - 1) / k.gridTileRows;
   m.workgroups = cols * rows * (k.batched ? extent(g.batch, size) : 1);
-  Walker w(k, size);
+  Walker w(size);
   w.body(k.body, 1);
   double gridElements = static_cast<double>(extent(g.rows, size)) * extent(g.cols, size);
   for (const auto &tensor : k.tensors) {

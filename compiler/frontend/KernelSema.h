@@ -170,6 +170,9 @@ private:
   /// Gives every reduced tile the distribution of the reductions (or reduced values) assigned to it anywhere in the
   /// kernel, so that it can be initialised and read before the statement that reduces into it.
   void inferReducedSources(const ast::Kernel &ak);
+  /// The errors for a reduced tile that nothing gives a distribution, and for a value of another distribution.
+  void noDistribution(const ir::ReducedTile &r, llvm::SMRange at);
+  void otherDistribution(const ir::ReducedTile &r, const Layout &l, llvm::SMRange at);
   /// Whether `e` names a poisoned name (one whose declaration failed).
   bool mentionsPoisoned(const ast::Expr &e) const;
 

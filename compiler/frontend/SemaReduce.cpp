@@ -63,15 +63,24 @@ void KernelSema::reducedTile(const ast::TileDecl &t, DType dt) {
   kernel->reducedTiles.push_back(std::move(r));
 }
 
+void KernelSema::noDistribution(const ir::ReducedTile &r, llvm::SMRange at) {
+  diags.error(at, formatv("tile '{0}' has no distribution of its own and takes one from a reduction assigned to it, "
+                          "but none is: assign it '{0} = sum(x, axis = {1});' (or max, min) somewhere in the kernel",
+                          r.name, r.axis));
+}
+
+void KernelSema::otherDistribution(const ir::ReducedTile &r, const Layout &l, llvm::SMRange at) {
+  diags.error(at, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; one reduced tile "
+                          "keeps one distribution",
+                          r.name, describeLayout(*r.source), describeLayout(l)));
+}
+
 Checked KernelSema::reducedValue(const ast::NameExpr &n, ir::ValuePtr v) {
   const ir::ReducedTile &r = *reducedTiles.lookup(n.name);
   used.insert(n.name);
   if (!r.source && poisoned.count(n.name)) return {}; // its reduction's tile had an error, reported there
   if (!r.source) {
-    diags.error(n.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
-                                 "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or max, min) "
-                                 "somewhere in the kernel",
-                                 n.name, r.axis));
+    noDistribution(r, n.range);
     return {};
   }
   v->kind = ir::Value::Kind::ReducedRef;
@@ -341,9 +350,7 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
     return nullptr;
   }
   if (dst.source && !dst.source->sameMapping(l)) {
-    diags.error(a.value->range, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; "
-                                        "one reduced tile keeps one distribution",
-                                        dst.name, describeLayout(*dst.source), describeLayout(l)));
+    otherDistribution(dst, l, a.value->range);
     return nullptr;
   }
   dst.source = &l;
@@ -363,10 +370,7 @@ ir::StmtPtr KernelSema::reducedExpression(const ast::AssignStmt &a, ir::ReducedT
   if (!v) return nullptr;
   if (a.accumulate) {
     if (!dst.source) {
-      diags.error(a.target.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
-                                          "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or "
-                                          "max, min) somewhere in the kernel",
-                                          dst.name, dst.axis));
+      noDistribution(dst, a.target.range);
       return nullptr;
     }
     auto self = std::make_unique<ir::Value>();
@@ -399,17 +403,12 @@ ir::StmtPtr KernelSema::reducedExpression(const ast::AssignStmt &a, ir::ReducedT
     return nullptr;
   }
   if (x.isTile && dst.source && !dst.source->sameMapping(*x.layout)) {
-    diags.error(a.value->range, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; "
-                                        "one reduced tile keeps one distribution",
-                                        dst.name, describeLayout(*dst.source), describeLayout(*x.layout)));
+    otherDistribution(dst, *x.layout, a.value->range);
     return nullptr;
   }
   if (x.isTile) dst.source = x.layout;
   if (!dst.source) {
-    diags.error(a.target.range, formatv("tile '{0}' has no distribution of its own and takes one from a reduction "
-                                        "assigned to it, but none is: assign it '{0} = sum(x, axis = {1});' (or "
-                                        "max, min) somewhere in the kernel",
-                                        dst.name, dst.axis));
+    noDistribution(dst, a.target.range);
     return nullptr;
   }
   if (!fitInto(v, dst.dtype, nullptr, formatv("tile '{0}'", dst.name).str(), a.value->range)) return nullptr;

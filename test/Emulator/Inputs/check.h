@@ -19,6 +19,25 @@ inline std::vector<float> pattern(size_t n, unsigned seed, float range = 100.0f)
   return v;
 }
 
+/// pattern(n, seed, range) rounded to f16, plus `center`.
+inline std::vector<_Float16> halfPattern(size_t n, unsigned seed, float range = 8.0f, float center = 0.0f) {
+  std::vector<float> p = pattern(n, seed, range);
+  std::vector<_Float16> h(n);
+  for (size_t i = 0; i < n; ++i) h[i] = static_cast<_Float16>(center + p[i]);
+  return h;
+}
+
+/// Runs and failures of a test program over sizes: record() counts one run and prints a failing one.
+struct Runs {
+  int runs = 0, failures = 0;
+  void record(const char *kernel, int M, int N, hipError_t e, int bad) {
+    ++runs;
+    if (e == hipSuccess && bad == 0) return;
+    ++failures;
+    std::printf("%s M=%d N=%d: %s, %d mismatches\n", kernel, M, N, hipGetErrorString(e), bad);
+  }
+};
+
 /// `shift` elements past the start of the allocation: shift 1 gives a pointer that is only element aligned.
 template <typename T> struct DeviceBuffer {
   T *base = nullptr, *ptr = nullptr;

@@ -9,21 +9,9 @@ extern "C" hipError_t launch_transpose_f16(const _Float16 *X, _Float16 *Y, int M
 extern "C" hipError_t launch_lds_convert(const _Float16 *X, const _Float16 *Z, _Float16 *Y, int M, int N,
                                          hipStream_t stream);
 
-static int runs = 0, failures = 0;
+static Runs all;
 
-static void record(const char *kernel, int M, int N, hipError_t e, int bad) {
-  ++runs;
-  if (e == hipSuccess && bad == 0) return;
-  ++failures;
-  std::printf("%s M=%d N=%d: %s, %d mismatches\n", kernel, M, N, hipGetErrorString(e), bad);
-}
-
-static std::vector<_Float16> halves(size_t n, unsigned seed) {
-  std::vector<float> p = pattern(n, seed, 8.0f);
-  std::vector<_Float16> h(n);
-  for (size_t i = 0; i < n; ++i) h[i] = static_cast<_Float16>(p[i]);
-  return h;
-}
+static void record(const char *kernel, int M, int N, hipError_t e, int bad) { all.record(kernel, M, N, e, bad); }
 
 static int differing(const std::vector<_Float16> &got, const std::vector<_Float16> &want, int cols, const char *what) {
   int bad = 0;
@@ -35,7 +23,7 @@ static int differing(const std::vector<_Float16> &got, const std::vector<_Float1
 }
 
 static void transpose(int M, int N) {
-  std::vector<_Float16> x = halves(size_t(M) * N, M * 31 + N), want(x.size());
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 31 + N), want(x.size());
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < N; ++c) want[size_t(c) * M + r] = x[size_t(r) * N + c];
   DeviceBuffer<_Float16> dx(x), dy(x.size());
@@ -44,7 +32,7 @@ static void transpose(int M, int N) {
 }
 
 static void convert(int M, int N) {
-  std::vector<_Float16> x = halves(size_t(M) * N, M * 5 + N), z = halves(size_t(M) * N, M * 7 + N + 1), want(x.size());
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 5 + N), z = halfPattern(size_t(M) * N, M * 7 + N + 1), want(x.size());
   for (size_t i = 0; i < x.size(); ++i) want[i] = static_cast<_Float16>(float(x[i]) + float(z[i]));
   DeviceBuffer<_Float16> dx(x), dz(z), dy(x.size());
   hipError_t e = launch_lds_convert(dx.ptr, dz.ptr, dy.ptr, M, N, nullptr);
@@ -59,6 +47,6 @@ int main(int argc, char **argv) {
   if (which == "convert")
     for (int M : {1, 64, 100})
       for (int N : {4, 64, 70, 133}) convert(M, N);
-  std::printf("%s: %d of %d runs correct\n", which.c_str(), runs - failures, runs);
-  return failures != 0;
+  std::printf("%s: %d of %d runs correct\n", which.c_str(), all.runs - all.failures, all.runs);
+  return all.failures != 0;
 }

@@ -22,14 +22,9 @@ extern "C" hipError_t launch_rowsum_waves(const float *X, float *S, float *Mx, f
 extern "C" hipError_t launch_colsum_narrow(const float *X, float *S, int M, int N, hipStream_t stream);
 extern "C" hipError_t launch_colabs_waves(const float *X, float *S, int M, int N, hipStream_t stream);
 
-static int runs = 0, failures = 0;
+static Runs all;
 
-static void record(const char *kernel, int M, int N, hipError_t e, int bad) {
-  ++runs;
-  if (e == hipSuccess && bad == 0) return;
-  ++failures;
-  std::printf("%s M=%d N=%d: %s, %d mismatches\n", kernel, M, N, hipGetErrorString(e), bad);
-}
+static void record(const char *kernel, int M, int N, hipError_t e, int bad) { all.record(kernel, M, N, e, bad); }
 
 static void softmax(int M, int N) {
   std::vector<float> x = pattern(size_t(M) * N, M * 31 + N, 20.0f);
@@ -152,6 +147,6 @@ int main(int argc, char **argv) {
   if (which == "colabs")
     for (int M : {1, 65, 130})
       for (int N : {2, 62, 130}) colabs_waves(M, N);
-  std::printf("%s: %d of %d runs correct\n", which.c_str(), runs - failures, runs);
-  return failures != 0;
+  std::printf("%s: %d of %d runs correct\n", which.c_str(), all.runs - all.failures, all.runs);
+  return all.failures != 0;
 }

@@ -33,14 +33,9 @@ extern "C" hipError_t launch_layernorm_f16(const _Float16 *X, const _Float16 *G,
 extern "C" hipError_t launch_fold(const float *X, float *Y, float *T, float *C, int M, int N, int B, int R,
                                   hipStream_t stream);
 
-static int runs = 0, failures = 0;
+static Runs all;
 
-static void record(const char *kernel, int M, int N, hipError_t e, int bad) {
-  ++runs;
-  if (e == hipSuccess && bad == 0) return;
-  ++failures;
-  std::printf("%s M=%d N=%d: %s, %d mismatches\n", kernel, M, N, hipGetErrorString(e), bad);
-}
+static void record(const char *kernel, int M, int N, hipError_t e, int bad) { all.record(kernel, M, N, e, bad); }
 
 /// One f16 ulp at |w|: 2^(floor(log2 |w|) - 10), at least the smallest subnormal step 2^-24.
 static bool withinF16Ulp(_Float16 g, double w) {
@@ -48,17 +43,10 @@ static bool withinF16Ulp(_Float16 g, double w) {
   return std::fabs(double(g) - w) <= ulp;
 }
 
-static std::vector<_Float16> halves(size_t n, unsigned seed, float range) {
-  std::vector<float> p = pattern(n, seed, range);
-  std::vector<_Float16> h(n);
-  for (size_t i = 0; i < n; ++i) h[i] = static_cast<_Float16>(p[i]);
-  return h;
-}
-
 static void softmax(const char *kernel, hipError_t (*launch)(const _Float16 *, _Float16 *, int, int, hipStream_t),
                     int M, int N) {
   // Rows whose maximum sits late in the row make the running maximum grow (and s be rescaled) along the way.
-  std::vector<_Float16> x = halves(size_t(M) * N, M * 29 + N, 8.0f);
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 29 + N, 8.0f);
   for (int r = 0; r < M; ++r) x[size_t(r) * N + (N - 1 - r % N)] = static_cast<_Float16>(9.0f + r % 3);
   std::vector<double> want(x.size());
   for (int r = 0; r < M; ++r) {
@@ -73,16 +61,9 @@ static void softmax(const char *kernel, hipError_t (*launch)(const _Float16 *, _
   record(kernel, M, N, e, compare(kernel, dy.download(), want, N, withinF16Ulp));
 }
 
-static std::vector<_Float16> halvesAround(size_t n, unsigned seed, float center, float range) {
-  std::vector<float> p = pattern(n, seed, range);
-  std::vector<_Float16> h(n);
-  for (size_t i = 0; i < n; ++i) h[i] = static_cast<_Float16>(center + p[i]);
-  return h;
-}
-
 static void rmsnormWide(int M, int N) {
   const float eps = 1e-5f;
-  std::vector<_Float16> x = halves(size_t(M) * N, M * 13 + N, 3.0f), w = halves(N, N, 2.0f);
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 13 + N, 3.0f), w = halfPattern(N, N, 2.0f);
   std::vector<double> want(x.size());
   for (int r = 0; r < M; ++r) {
     double ss = 0;
@@ -97,8 +78,8 @@ static void rmsnormWide(int M, int N) {
 
 static void addRmsnorm(int M, int N) {
   const float eps = 1e-6f;
-  std::vector<_Float16> x = halves(size_t(M) * N, M * 5 + N, 3.0f), res = halves(size_t(M) * N, M * 3 + N + 1, 3.0f),
-                        w = halves(N, N + 7, 2.0f);
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 5 + N, 3.0f), res = halfPattern(size_t(M) * N, M * 3 + N + 1, 3.0f),
+                        w = halfPattern(N, N + 7, 2.0f);
   std::vector<_Float16> wantH(x.size());
   std::vector<double> want(x.size());
   for (size_t i = 0; i < x.size(); ++i) wantH[i] = static_cast<_Float16>(float(x[i]) + float(res[i])); // one rounding
@@ -123,8 +104,8 @@ static void layernorm(int M, int N) {
   const float eps = 1e-5f;
   // Rows centred at 100 with a spread of +-2: the variance is small against the mean's square (a one-pass
   // E[x^2] - mean^2 in f32 would lose most of its digits).
-  std::vector<_Float16> x = halvesAround(size_t(M) * N, M * 23 + N, 100.0f, 2.0f), g = halves(N, N + 3, 2.0f),
-                        b = halves(N, N + 5, 1.0f);
+  std::vector<_Float16> x = halfPattern(size_t(M) * N, M * 23 + N, 2.0f, 100.0f), g = halfPattern(N, N + 3, 2.0f),
+                        b = halfPattern(N, N + 5, 1.0f);
   std::vector<double> want(x.size()), slack(x.size());
   for (int r = 0; r < M; ++r) {
     const _Float16 *row = &x[size_t(r) * N];
@@ -229,6 +210,6 @@ int main(int argc, char **argv) {
       for (int N : {4, 64, 132}) fold(M, N);
   if (which == "softmax_online_long") // a vocabulary row of 256k + 3 columns
     softmax("softmax_online_f16", launch_softmax_online_f16, 1, 262147);
-  std::printf("%s: %d of %d runs correct\n", which.c_str(), runs - failures, runs);
-  return failures != 0;
+  std::printf("%s: %d of %d runs correct\n", which.c_str(), all.runs - all.failures, all.runs);
+  return all.failures != 0;
 }
