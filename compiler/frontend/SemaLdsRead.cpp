@@ -37,14 +37,14 @@ ir::StmtPtr KernelSema::ldsRead(const ast::AssignStmt &a, const ir::Tile &dst, i
                                  dst.name, what));
     return nullptr;
   }
+  if (dst.layout.oneD) {
+    diags.error(a.target.range, formatv("tile '{0}' is 1-D; an LDS buffer is read into a 2-D tile", dst.name));
+    return nullptr;
+  }
   unsigned rows = transpose ? src.cols : src.rows, cols = transpose ? src.rows : src.cols;
   if (dst.rows() != rows || dst.cols() != cols) {
     diags.error(a.value->range, formatv("{0} is {1} x {2}, but tile '{3}' is {4} x {5}", what, rows, cols, dst.name,
                                         dst.rows(), dst.cols()));
-    return nullptr;
-  }
-  if (dst.layout.oneD) {
-    diags.error(a.target.range, formatv("tile '{0}' is 1-D; an LDS buffer is read into a 2-D tile", dst.name));
     return nullptr;
   }
   if (dst.dtype != src.dtype) {
