@@ -198,48 +198,42 @@ unsigned pitchOf(const ir::Kernel &kernel, const ir::LdsBuffer &b, const std::ve
   return b.pitch();
 }
 
-/// `lds = tile`, as the emitter writes it: per access the widest chunk whose address stays aligned from row to row
-/// (element by element into a transposed buffer).
-LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &target) {
-  const Layout &l = w.src->layout;
-  const ir::LdsBuffer &b = *w.dst;
+/// One register tile's LDS accesses (a write `lds = tile` or a read `tile = lds`), costed over every wave of its
+/// distribution: `instructions(wave)` gives one wave's instructions as the emitter issues them.
+template <typename Instructions>
+LdsAccessCost tileAccessCost(const ir::LdsBuffer &b, const ir::Tile &tile, bool write, std::string what,
+                             llvm::SMRange loc, unsigned pitch, const Target &target, Instructions instructions) {
   Accumulator acc{target, {}};
   acc.out.buffer = &b;
-  acc.out.write = true;
-  acc.out.tile = w.src;
-  acc.out.what = formatv("lds {0} = {1}", b.name, w.src->name).str();
-  acc.out.loc = w.loc;
+  acc.out.write = write;
+  acc.out.tile = &tile;
+  acc.out.what = std::move(what);
+  acc.out.loc = loc;
   acc.out.pitch = pitch;
-  for (unsigned wave = 0; wave < l.waves; ++wave) {
-    std::vector<LdsLaneAccess> instrs = ldsWriteAccesses(w, pitch, wave);
+  for (unsigned wave = 0; wave < tile.layout.waves; ++wave) {
+    std::vector<LdsLaneAccess> instrs = instructions(wave);
     acc.out.instructions = instrs.size();
     acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
-    acc.out.instruction = ldsInstructionName(true, acc.out.bytes);
+    acc.out.instruction = ldsInstructionName(write, acc.out.bytes);
     for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
     acc.endWave();
   }
   return acc.out;
 }
 
+/// `lds = tile`, as the emitter writes it: per access the widest chunk whose address stays aligned from row to row
+/// (element by element into a transposed buffer).
+LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &target) {
+  return tileAccessCost(*w.dst, *w.src, true, formatv("lds {0} = {1}", w.dst->name, w.src->name).str(), w.loc, pitch,
+                        target, [&](unsigned wave) { return ldsWriteAccesses(w, pitch, wave); });
+}
+
 /// `tile = lds`, as the emitter reads it.
 LdsAccessCost readCost(const ir::LdsRead &r, unsigned pitch, const Target &target) {
-  const Layout &l = r.dst->layout;
-  Accumulator acc{target, {}};
-  acc.out.buffer = r.src;
-  acc.out.tile = r.dst;
-  acc.out.what = formatv("{0} = {1}{2}{3}", r.dst->name, r.transpose ? "transpose(" : "", r.src->name,
-                         r.transpose ? ")" : "").str();
-  acc.out.loc = r.loc;
-  acc.out.pitch = pitch;
-  for (unsigned wave = 0; wave < l.waves; ++wave) {
-    std::vector<LdsLaneAccess> instrs = ldsReadAccesses(r, pitch, wave);
-    acc.out.instructions = instrs.size();
-    acc.out.bytes = instrs.empty() ? 0 : instrs.front().bytes;
-    acc.out.instruction = ldsInstructionName(false, acc.out.bytes);
-    for (const LdsLaneAccess &a : instrs) acc.add(wave, a);
-    acc.endWave();
-  }
-  return acc.out;
+  std::string what = formatv("{0} = {1}{2}{3}", r.dst->name, r.transpose ? "transpose(" : "", r.src->name,
+                             r.transpose ? ")" : "").str();
+  return tileAccessCost(*r.src, *r.dst, false, what, r.loc, pitch, target,
+                        [&](unsigned wave) { return ldsReadAccesses(r, pitch, wave); });
 }
 
 LdsAccessCost fragmentCost(const ir::MMA &m, bool isA, unsigned pitch, const Target &target) {
