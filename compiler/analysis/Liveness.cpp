@@ -50,6 +50,8 @@ struct Liveness {
         value(*r->value, at, ls, le), use(reducedRange, r->dst, at, ls, le);
       else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get()))
         value(*ra->value, at, ls, le), use(reducedRange, ra->dst, at, ls, le);
+      else if (auto *aa = llvm::dyn_cast<ir::AccAssign>(s.get())) value(*aa->value, at, ls, le);
+      else if (auto *aw = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) value(*aw->value, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
         // Inside the outermost loop, the loop's whole range is what counts.
@@ -162,7 +164,7 @@ std::vector<const ir::ReducedTile *> tilec::reducedPeak(const ir::Kernel &k) {
     unsigned regs = 0;
     for (const auto &r : k.reducedTiles)
       if (auto it = live.reducedRange.find(r.get());
-          r->source && it != live.reducedRange.end() && it->second.first <= at && it->second.second >= at)
+          r->distributed() && it != live.reducedRange.end() && it->second.first <= at && it->second.second >= at)
         here.push_back(r.get()), regs += r->registers();
     if (regs > bestRegs) bestRegs = regs, best = here;
   }

@@ -272,7 +272,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // partner value it receives (the ds_swizzle result) are live together, R registers beyond the reduced tile.
       // Measured on rmsnorm_f16 with R = 1, 2, 4, 8, 16 rows per lane: clang-19 14, 21, 35, 63, 119 ArchVGPRs, the
       // model 13, 19, 31, 55, 103 without them; the gfx950 compiler 35 for R = 4.
-      unsigned vec = r->value->layout->vec;
+      unsigned vec = r->value->layout ? r->value->layout->vec : 4; // an accumulator's values, 4 at a time
       bool crossLane = r->plan && !r->plan->steps.empty();
       n = valueTemporaries(*r->value, vec) +
           (r->axis == 1 ? 2 + (crossLane ? r->dst->values() : 0) : 2 * vec + 1);
@@ -288,6 +288,10 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
     } else if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(s.get())) {
       // Element by element over the lane's results: the temporaries of one result (one vector along columns).
       n = valueTemporaries(*ra->value, ra->dst->axis == 1 ? 1 : ra->dst->source->vec);
+    } else if (auto *aa = llvm::dyn_cast<ir::AccAssign>(s.get())) {
+      n = valueTemporaries(*aa->value, 1); // in place, value by value
+    } else if (auto *aw = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) {
+      n = valueTemporaries(*aw->value, 4); // a group of 4 values per write
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
       ++w.loops;
       scan(k, f->body, w, f);
@@ -530,7 +534,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     for (const ir::StmtPtr &s : b) {
       if (auto *f = llvm::dyn_cast<ir::For>(s.get())) reductions(f->body);
       auto *r = llvm::dyn_cast<ir::Reduce>(s.get());
-      if (!r || !r->plan || !r->plan->ldsBytes) continue;
+      if (!r || !r->plan || !r->plan->ldsBytes || !r->value->layout) continue;
       e.ldsItems.push_back({formatv("{0} = {1}(..., axis = {2}): {3} waves x {4} {5} x {6} B", r->dst->name,
                                     spelling(r->op), r->axis, r->plan->waves,
                                     r->axis == 1 ? r->value->layout->rows : r->value->layout->cols,

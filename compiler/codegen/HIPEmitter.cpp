@@ -130,6 +130,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case Stmt::Kind::Store: {
     auto &st = llvm::cast<Store>(s);
+    if (st.value->acc && st.value->reducedAxis == 1) return accRowsStore(st, depth);
     if (st.value->acc) return accStore(st, depth);
     if (st.value->reducedAxis != -1) return reducedStore(st, depth);
     const Layout &l = *st.value->layout;
@@ -155,6 +156,8 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
   case Stmt::Kind::Reduce: reduce(llvm::cast<Reduce>(s), depth); return;
   case Stmt::Kind::ReducedAssign: reducedAssign(llvm::cast<ReducedAssign>(s), depth); return;
+  case Stmt::Kind::AccAssign: accAssign(llvm::cast<AccAssign>(s), depth); return;
+  case Stmt::Kind::AccLdsWrite: accLdsWrite(llvm::cast<AccLdsWrite>(s), depth); return;
   }
 }
 
@@ -364,6 +367,7 @@ std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
   switch (v.kind) {
   case Value::Kind::TileRef: return v.tile->name + "[i]";
   case Value::Kind::ReducedRef:
+    if (v.reduced->sourceAcc) return v.reduced->name + "[bi]"; // the lane's row of block row bi
     if (v.reduced->axis == 0) return v.reduced->name;
     // A row's value broadcast against vectors in a loop that does not assign it (see tilec::in_loop).
     if (vec > 1 && !loopAssigned.empty() && !loopAssigned.back().count(v.reduced))
@@ -372,7 +376,9 @@ std::string KernelEmitter::valueExpr(const Value &v, unsigned vec, bool top) {
   case Value::Kind::AccRef:
     return vec == 1 ? v.acc->name + "[bi][bj][e]" : formatv("tilec::slice<{0}>({1}[bi][bj], e)", vec, v.acc->name).str();
   case Value::Kind::ScalarRef: return v.scalar->name;
+  case Value::Kind::IndexRef: return "(" + index(*v.row) + ")";
   case Value::Kind::ElementIndex: {
+    if (v.acc) return accElementIndex(*v.acc, v.indexAxis, vec);
     // The row of access i (the same for its vector), or the columns of its vec elements.
     const Layout &l = *v.layout;
     const LanePosition &p = lanePosition(l, "");

@@ -162,6 +162,17 @@ private:
   void reduce(const Reduce &r, unsigned depth);
   void reduceRows(const Reduce &r, unsigned depth);
   void reduceColumns(const Reduce &r, unsigned depth);
+  /// Accumulators as values (HIPEmitterAccValues.cpp): a reduction along an accumulator's rows, in the lane over its
+  /// blocks' values and across the lanes that hold each row; `acc = value` in place; `lds = value` of an
+  /// accumulator's values, 4 consecutive columns per write; the store of a value per row, by the lanes of one column.
+  void reduceAccRows(const Reduce &r, unsigned depth);
+  void accAssign(const AccAssign &a, unsigned depth);
+  void accLdsWrite(const AccLdsWrite &w, unsigned depth);
+  void accRowsStore(const Store &st, unsigned depth);
+  /// The loops over this lane's values of `a`, `step` values at a time (bi, bj, e); the caller writes the body.
+  void accLoops(const AccTile &a, unsigned step, unsigned depth);
+  /// row(a) or col(a) of value e of block (bi, bj), relative to the accumulator's origin; `vec` columns from e.
+  std::string accElementIndex(const AccTile &a, unsigned axis, unsigned vec);
   /// A reduced tile assigned an element expression of reduced values: each lane computes the results it holds.
   void reducedAssign(const ReducedAssign &a, unsigned depth);
   /// `part = combine(part, <the value of the lane the step pairs this lane with>)` for each cross-lane step.

@@ -37,6 +37,14 @@ void collectReduces(const Body &body, std::vector<const Reduce *> &out) {
 
 void KernelEmitter::reducedPrologue() {
   for (const auto &r : k.reducedTiles) {
+    if (const AccTile *a = r->sourceAcc) {
+      line(1) << formatv("// Reduced tile {0}: {1}[{2}, 1], the results of the rows this lane holds of acc {3} (row "
+                         "lane % {4} of each of its {5} block rows; every lane of a row holds them){6}.\n",
+                         r->name, name(r->dtype), r->rows, a->name, a->instr->m, a->blocksY(),
+                         r->temporary ? ", a reduction inside an expression" : "; it starts at zero");
+      line(1) << formatv("{0} {1}[{2}] = {{};\n", info(r->dtype).cppType, r->name, a->blocksY());
+      continue;
+    }
     if (!r->source) continue;
     const Layout &l = *r->source;
     if (r->axis == 1) {
@@ -97,7 +105,8 @@ void KernelEmitter::reduce(const Reduce &r, unsigned depth) {
   markSource(depth, r.loc);
   line(depth) << "// " << sourceText(r.loc) << "\n";
   line(depth) << "// " << r.plan->why << ".\n";
-  if (r.axis == 1) reduceRows(r, depth);
+  if (r.dst->sourceAcc) reduceAccRows(r, depth);
+  else if (r.axis == 1) reduceRows(r, depth);
   else reduceColumns(r, depth);
 }
 
@@ -208,9 +217,16 @@ void KernelEmitter::reduceColumns(const Reduce &r, unsigned depth) {
 
 void KernelEmitter::reducedAssign(const ReducedAssign &a, unsigned depth) {
   const ReducedTile &r = *a.dst;
-  const Layout &l = *r.source;
   markSource(depth, a.loc);
   line(depth) << "// " << sourceText(a.loc) << "\n";
+  if (const AccTile *acc = r.sourceAcc) {
+    // One result per block row of the accumulator: the lane's row of each.
+    if (acc->blocksY() > 1) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}[bi] = {2};\n", acc->blocksY(), r.name,
+                           valueExpr(*a.value, 1));
+    return;
+  }
+  const Layout &l = *r.source;
   if (r.axis == 1) {
     // One result per row of the lane's accesses: R values, each computed from the same row's values.
     if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";

@@ -64,7 +64,7 @@ inline Checked unaryOf(ir::ValueOp op, llvm::SMRange loc, Checked o) {
 inline int resultAxis(std::initializer_list<const ir::Value *> operands) {
   int axis = -2;
   for (const ir::Value *o : operands) {
-    if (!o->layout) continue;
+    if (!o->layout && !o->acc) continue;
     axis = axis == -2 ? o->reducedAxis : (axis == o->reducedAxis ? axis : -1);
   }
   return axis == -2 ? -1 : axis;
@@ -172,7 +172,24 @@ private:
   void inferReducedSources(const ast::Kernel &ak);
   /// The errors for a reduced tile that nothing gives a distribution, and for a value of another distribution.
   void noDistribution(const ir::ReducedTile &r, llvm::SMRange at);
-  void otherDistribution(const ir::ReducedTile &r, const Layout &l, llvm::SMRange at);
+  void otherDistribution(const ir::ReducedTile &r, const ir::Value &x, llvm::SMRange at);
+  /// Gives `dst` the distribution of reduced (or reducible) value `x` when it has none; false with an error when it
+  /// has another.
+  bool takeDistribution(ir::ReducedTile &dst, const ir::Value &x, llvm::SMRange at);
+  /// The operand of a reduction of an accumulator's values (SemaAccValues.cpp): only along its rows, within waves.
+  Checked accReductionOperand(const ast::CallExpr &call, ir::ReduceOp op, unsigned axis, Checked v);
+  /// Resolves `mfma auto` of every accumulator at its first mma before the statements are checked, so that the
+  /// accumulator's C/D layout is known to statements above that mma (attention rescales `o` before `o += mma(...)`).
+  void resolveAutoAccs(const std::vector<ast::StmtPtr> &body);
+  /// The accumulators resolveAutoAccs gave an instruction whose mma has not been checked yet: outside a loop, a use
+  /// of one is a use before any mma (an error, as before the instruction was chosen early).
+  std::set<const ir::AccTile *> chosenAhead;
+  /// Whether `acc` has no instruction yet at this point of the kernel (reported at `at` unless its mma failed).
+  bool accBeforeMMA(const ir::AccTile &acc, llvm::SMRange at);
+  /// `acc = value`: an element expression in the accumulator's C/D layout, in place (SemaAccValues.cpp).
+  ir::StmtPtr accAssign(const ast::AssignStmt &a, ir::AccTile &acc);
+  /// `lds = value` for a value in an accumulator's C/D layout (SemaAccValues.cpp).
+  ir::StmtPtr accLdsWrite(const ast::AssignStmt &a, ir::LdsBuffer &dst);
   /// Whether `e` names a poisoned name (one whose declaration failed).
   bool mentionsPoisoned(const ast::Expr &e) const;
 
@@ -198,7 +215,11 @@ private:
   //===--- Element values ---===//
 
   static std::string describe(const ir::Value &v);
+
+public:
   static std::string describeLayout(const Layout &l);
+
+private:
 
   /// Gives untyped literals in `v` the dtype `dt`; false (with an error) for a float literal in an integer context,
   /// any literal in an fp8/bf8 context, and the checks `combine` makes on typed operands.
@@ -211,6 +232,8 @@ private:
   bool operatorFits(ir::ValueOp op, DType dt, const ir::Value &rhs, llvm::SMRange at);
 
   static bool sameAcc(const ir::AccTile &a, const ir::AccTile &b);
+  /// Whether lanes hold the same rows of both accumulators (a value reduced along one's rows applies to the other's).
+  static bool sameAccRows(const ir::AccTile &a, const ir::AccTile &b);
   Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
                   llvm::StringRef shown = {});
   Checked checkValue(const ast::Expr &e, const Layout *context);

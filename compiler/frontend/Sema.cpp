@@ -78,6 +78,7 @@ std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
   params(ak);
   declarations(ak);
   inferReducedSources(ak);
+  resolveAutoAccs(ak.body);
   for (const ast::StmtPtr &s : ak.body) append(kernel->body, statement(*s, /*topLevel=*/true));
   sema::checkOperandOrientation(gemm, diags);
   sema::checkScaledWindows(gemm, diags);
@@ -133,6 +134,8 @@ ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &
   gemm.written.insert(&dst);
   auto *src = dyn_cast<ast::NameExpr>(a.value.get());
   auto it = src ? tiles.find(src->name) : tiles.end();
+  if (!a.accumulate && it == tiles.end() && accumulatorIn(*a.value))
+    return accLdsWrite(a, const_cast<ir::LdsBuffer &>(dst));
   if (a.accumulate || it == tiles.end()) {
     if (src && poisoned.count(src->name)) return nullptr;
     diags.error(a.value->range, formatv("an LDS buffer is written from a register tile: '{0} = tile;'",
@@ -152,6 +155,7 @@ ir::StmtPtr KernelSema::ldsWrite(const ast::AssignStmt &a, const ir::LdsBuffer &
 
 ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
   ir::StmtPtr mma = mmaProduct(s, acc);
+  chosenAhead.erase(&acc); // its mma is checked (any error reported there)
   // An `mfma auto` accumulator whose first mma failed has no instruction; its later uses would only repeat that.
   if (!mma && !acc.instr) gemm.autoFailed.insert(&acc);
   return mma;
@@ -160,8 +164,9 @@ ir::StmtPtr KernelSema::mmaUpdate(const ast::AssignStmt &s, ir::AccTile &acc) {
 ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   auto *call = dyn_cast<ast::CallExpr>(s.value.get());
   if (!call || call->callee.name != "mma") {
-    diags.error(s.range, formatv("an accumulator is assigned a product: '{0} += mma(A, B);' adds to it (it starts at "
-                                 "zero), '{0} = mma(A, B);' restarts it",
+    if (!s.accumulate) return accAssign(s, acc);
+    diags.error(s.range, formatv("an accumulator adds products: '{0} += mma(A, B);' (it starts at zero); '{0} = "
+                                 "mma(A, B);' restarts it, '{0} = {0} * x;' rescales it in place",
                                  acc.name));
     return nullptr;
   }
@@ -187,7 +192,9 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
       sema::makeMMA(s, acc, *a, *b, nk, call->args[0]->range, call->args[1]->range, target, gemm, diags);
   if (!mma) return nullptr;
   cast<ir::MMA>(*mma).restart = !s.accumulate;
-  gemm.mmas.push_back({a, b, nk, loops.empty() ? nullptr : loops.back().stmt, call->range, call->args[0]->range,
+  // A restarting mma's enclosing loop is not its K loop (its product starts afresh each iteration).
+  gemm.mmas.push_back({a, b, nk, loops.empty() || !s.accumulate ? nullptr : loops.back().stmt, call->range,
+                       call->args[0]->range,
                        call->args[1]->range});
   if (acc.scaled) {
     auto &m = cast<ir::MMA>(*mma);

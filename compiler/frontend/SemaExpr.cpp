@@ -164,7 +164,10 @@ std::string KernelSema::describe(const ir::Value &v) {
   case ir::Value::Kind::Load: return formatv("load of {0} tensor '{1}'", name(v.dtype), v.tensor->name);
   case ir::Value::Kind::ReducedRef: return formatv("{0} tile '{1}'", name(v.dtype), v.reduced->name);
   case ir::Value::Kind::ElementIndex:
-    return formatv("{0}({1}), an i32 tile expression", v.indexAxis == 0 ? "row" : "col", v.tile->name);
+    return formatv("{0}({1}), an i32 tile expression", v.indexAxis == 0 ? "row" : "col",
+                   v.tile ? v.tile->name : v.acc->name);
+  case ir::Value::Kind::AccRef: return formatv("acc {0}", v.acc->name);
+  case ir::Value::Kind::IndexRef: return "i32 index";
   default: return formatv("{0} {1}", name(v.dtype), v.isTile ? "tile expression" : "scalar expression");
   }
 }
@@ -244,6 +247,11 @@ bool KernelSema::sameAcc(const ir::AccTile &a, const ir::AccTile &b) {
   return a.instr == b.instr && a.rows == b.rows && a.cols == b.cols && a.wavesY == b.wavesY && a.wavesX == b.wavesX;
 }
 
+bool KernelSema::sameAccRows(const ir::AccTile &a, const ir::AccTile &b) {
+  return a.instr && b.instr && a.instr->m == b.instr->m && a.rows == b.rows && a.wavesY == b.wavesY &&
+         a.wavesX == b.wavesX;
+}
+
 Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
                             llvm::StringRef shown) {
   ir::Value &l = *lhs.value, &r = *rhs.value;
@@ -261,7 +269,10 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
       return {};
   }
   if (!lhs.untyped && !rhs.untyped) {
-    if ((l.acc && r.layout) || (l.layout && r.acc) || (l.acc && r.acc && !sameAcc(*l.acc, *r.acc))) {
+    // A value reduced along an accumulator's rows applies to every accumulator whose lanes hold the same rows.
+    bool rowsOnly = l.acc && r.acc && (l.reducedAxis == 1 || r.reducedAxis == 1);
+    if ((l.acc && r.layout) || (l.layout && r.acc) ||
+        (l.acc && r.acc && !(rowsOnly ? sameAccRows(*l.acc, *r.acc) : sameAcc(*l.acc, *r.acc)))) {
       diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} and {2} (an accumulator "
                                    "keeps its MFMA C/D layout{3})", shown, describe(l), describe(r),
                                    (l.layout && l.kind == ir::Value::Kind::TileRef) ||
@@ -286,7 +297,7 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
   v->reducedAxis = resultAxis({&l, &r});
   // A reduced value broadcasts against a full tile of its distribution: the result has the full tile's.
   v->layout = l.layout && (l.reducedAxis == v->reducedAxis || !r.layout) ? l.layout : r.layout;
-  v->acc = l.acc ? l.acc : r.acc;
+  v->acc = l.acc && (l.reducedAxis == v->reducedAxis || !r.acc) ? l.acc : r.acc;
   v->loc = range;
   bool untyped = lhs.untyped && rhs.untyped;
   v->operands.push_back(std::move(lhs.value));
@@ -306,9 +317,14 @@ Checked KernelSema::checkValue(const ast::Expr &e, const Layout *context) {
     return {std::move(v), true};
   }
   case ast::Expr::Kind::Name: return nameValue(cast<ast::NameExpr>(e), std::move(v));
-  case ast::Expr::Kind::Member:
-    diags.error(e.range, "block.row and block.col are indices; they cannot be used as element values");
-    return {};
+  case ast::Expr::Kind::Member: {
+    // block.row and block.col as uniform i32 values (masks such as 'select(block.row + row(s) < M, s, 0.0)').
+    v->kind = ir::Value::Kind::IndexRef;
+    v->dtype = DType::I32;
+    v->row = index(e);
+    if (!v->row) return {};
+    return {std::move(v), false};
+  }
   case ast::Expr::Kind::Neg: {
     Checked o = checkValue(*cast<ast::NegExpr>(e).operand, context);
     if (!o || !notPredicate(o, o.value->loc)) return {};
@@ -411,11 +427,7 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
   }
   if (auto it = accs.find(n.name); it != accs.end()) {
     used.insert(n.name);
-    if (!it->second->instr) {
-      if (gemm.autoFailed.count(it->second)) return {}; // its mma failed before choosing: reported there
-      diags.error(n.range, formatv("acc {0} is read before any mma chose its instruction (mfma auto)", n.name));
-      return {};
-    }
+    if (accBeforeMMA(*it->second, n.range)) return {}; // (nothing more when its mma failed before choosing)
     v->kind = ir::Value::Kind::AccRef;
     v->acc = it->second;
     v->dtype = it->second->dtype;
@@ -445,9 +457,14 @@ Checked KernelSema::nameValue(const ast::NameExpr &n, ir::ValuePtr v) {
   }
   if (tensors.count(n.name))
     diags.error(n.range, formatv("tensor '{0}' is read with 'load {0}[...]'", n.name));
-  else if (isLoopVar(n.name))
-    diags.error(n.range, formatv("loop variable '{0}' is an index; it cannot be used as an element value", n.name));
-  else
+  else if (isLoopVar(n.name)) {
+    // A loop variable as a uniform i32 value (masks such as 'select(t + col(s) < T, s, -inf)').
+    v->kind = ir::Value::Kind::IndexRef;
+    v->dtype = DType::I32;
+    v->row = index(n);
+    if (!v->row) return {};
+    return {std::move(v), false};
+  } else
     diags.error(n.range, formatv("unknown name '{0}'{1}", n.name, suggest(n.name, knownNames())));
   return {};
 }

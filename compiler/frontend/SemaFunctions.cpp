@@ -89,14 +89,26 @@ Checked KernelSema::select(const ast::CallExpr &c, const Layout *context) {
   if (a.untyped != b.untyped && !coerce(a.untyped ? *a.value : *b.value, a.untyped ? b.value->dtype : a.value->dtype))
     return {};
   const ir::Value *parts[] = {cond.value.get(), a.value.get(), b.value.get()};
-  const ir::Value *first = nullptr;
+  const ir::Value *first = nullptr, *firstAcc = nullptr;
   for (const ir::Value *p : parts) {
     if (p->acc) {
-      diags.error(p->loc, formatv("select of an accumulator's values is not supported; {0} keeps its MFMA C/D layout",
-                                  describe(*p)));
-      return {};
+      // Values in an accumulator's C/D layout select among themselves (a mask of attention's scores).
+      bool rowsOnly = firstAcc && (firstAcc->reducedAxis == 1 || p->reducedAxis == 1);
+      if (first || (firstAcc && !(rowsOnly ? sameAccRows(*firstAcc->acc, *p->acc) : sameAcc(*firstAcc->acc, *p->acc)))) {
+        diags.error(c.callee.range, formatv("operands of 'select' are distributed differently: {0} and {1} (an "
+                                            "accumulator keeps its MFMA C/D layout)",
+                                            describe(first ? *first : *firstAcc), describe(*p)));
+        return {};
+      }
+      if (!firstAcc || firstAcc->reducedAxis != -1) firstAcc = p;
+      continue;
     }
     if (!p->layout) continue;
+    if (firstAcc) {
+      diags.error(c.callee.range, formatv("operands of 'select' are distributed differently: {0} and {1} (an "
+                                          "accumulator keeps its MFMA C/D layout)", describe(*firstAcc), describe(*p)));
+      return {};
+    }
     if (first && !first->layout->sameMapping(*p->layout)) {
       diags.error(c.callee.range, formatv("operands of 'select' are distributed differently: {0} is {1}, {2} is {3}",
                                           describe(*first), describeLayout(*first->layout), describe(*p),
@@ -111,6 +123,7 @@ Checked KernelSema::select(const ast::CallExpr &c, const Layout *context) {
   v->dtype = a.untyped ? b.value->dtype : a.value->dtype;
   v->isTile = cond.value->isTile || a.value->isTile || b.value->isTile;
   v->layout = first ? first->layout : nullptr;
+  v->acc = firstAcc ? firstAcc->acc : nullptr;
   v->reducedAxis = resultAxis({parts[0], parts[1], parts[2]});
   bool untyped = a.untyped && b.untyped;
   v->operands.push_back(std::move(cond.value));
@@ -123,10 +136,23 @@ Checked KernelSema::elementIndex(const ast::CallExpr &c) {
   const std::string &f = c.callee.name;
   auto *n = c.args.size() == 1 && c.argNames[0].name.empty() ? dyn_cast<ast::NameExpr>(c.args[0].get()) : nullptr;
   auto it = n ? tiles.find(n->name) : tiles.end();
+  if (auto a = n ? accs.find(n->name) : accs.end(); a != accs.end()) {
+    // An accumulator's element indices, in its C/D layout (attention's masks: 'select(t + col(s) < T, s, -inf)').
+    if (accBeforeMMA(*a->second, n->range)) return {};
+    used.insert(n->name);
+    auto v = std::make_unique<ir::Value>();
+    v->kind = ir::Value::Kind::ElementIndex;
+    v->dtype = DType::I32;
+    v->isTile = true;
+    v->acc = a->second;
+    v->indexAxis = f == "row" ? 0 : 1;
+    v->loc = c.range;
+    return {std::move(v), false};
+  }
   if (it == tiles.end()) {
     if (n && poisoned.count(n->name)) return {};
     diags.error(c.args.size() == 1 ? c.args[0]->range : c.range,
-                formatv("{0}(t) takes one register tile t and gives the {1} of each of its elements within the tile "
+                formatv("{0}(t) takes one register tile or accumulator t and gives the {1} of each of its elements within the tile "
                         "(0 .. {2} - 1), an i32 value of t's distribution, e.g. 'select({0}(x) < N, x, 0.0)'",
                         f, f == "row" ? "row" : "column", f == "row" ? "rows" : "columns"));
     return {};

@@ -190,6 +190,28 @@ void noteSkipped(const MFMAInstr &chosen, const MFMAInstr &preferred, const ir::
 
 } // namespace
 
+bool sema::chooseAuto(ir::AccTile &acc, const ir::LdsBuffer &a, const ir::LdsBuffer &b, bool bIsNK, llvm::SMRange at,
+                      const Target &target, GEMMState &state, DiagnosticEngine &diags) {
+  // The best instruction whose fragment reads the operands' stored rows (K + pad, as oriented by this mma) keep
+  // aligned. When the pad rules out a better one, say so; when it rules out all, take the best anyway and let the
+  // alignment check of makeMMA explain which pad it needs.
+  unsigned k = a.cols;
+  const MFMAInstr *best = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k);
+  acc.instr = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k,
+                         pitchAs(a, false) * sizeOf(a.dtype), pitchAs(b, !bIsNK) * sizeOf(b.dtype));
+  if (acc.instr && acc.instr != best) noteSkipped(*acc.instr, *best, acc, {{&a, false}, {&b, !bIsNK}}, at, diags);
+  if (!acc.instr) acc.instr = best;
+  if (!acc.instr) {
+    diags.error(at, formatv("mfma auto finds no instruction on {0} for {1} x {2} -> {3} with {4} x {5} per wave and K "
+                            "= {6}; {0} has {7}",
+                            target.name, name(a.dtype), name(b.dtype), name(acc.dtype), acc.waveRows(),
+                            acc.waveCols(), k, mfmaNamesFor(target)));
+    state.autoFailed.insert(&acc);
+    return false;
+  }
+  return true;
+}
+
 ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b,
                           bool bIsNK, llvm::SMRange aRange, llvm::SMRange bRange, const Target &target,
                           GEMMState &state, DiagnosticEngine &diags) {
@@ -259,25 +281,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
       return nullptr;
     }
   }
-  if (!acc.instr) {
-    // The best instruction whose fragment reads the operands' stored rows (K + pad, as oriented by this mma) keep
-    // aligned. When the pad rules out a better one, say so; when it rules out all, take the best anyway and let the
-    // alignment check below explain which pad it needs.
-    const MFMAInstr *best = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k);
-    acc.instr = chooseMFMA(target, a.dtype, b.dtype, acc.dtype, acc.waveRows(), acc.waveCols(), k,
-                           pitchAs(a, false) * sizeOf(a.dtype), pitchAs(b, !bIsNK) * sizeOf(b.dtype));
-    if (acc.instr && acc.instr != best)
-      noteSkipped(*acc.instr, *best, acc, {{&a, false}, {&b, !bIsNK}}, stmt.range, diags);
-    if (!acc.instr) acc.instr = best;
-    if (!acc.instr) {
-      diags.error(stmt.range, formatv("mfma auto finds no instruction on {0} for {1} x {2} -> {3} with {4} x {5} per "
-                                      "wave and K = {6}; {0} has {7}",
-                                      target.name, name(a.dtype), name(b.dtype), name(acc.dtype), acc.waveRows(),
-                                      acc.waveCols(), k, mfmaNamesFor(target)));
-      state.autoFailed.insert(&acc);
-      return nullptr;
-    }
-  }
+  if (!acc.instr && !chooseAuto(acc, a, b, bIsNK, stmt.range, target, state, diags)) return nullptr;
   const MFMAInstr &ins = *acc.instr;
   if (packedKN && !b.transposeReadRows(b.cols + b.pad)) {
     // Only a transposing read turns N-packed values into K values (every target with a scaled MFMA has those of 4-

@@ -90,6 +90,12 @@ void checkOperandOrientation(const GEMMState &state, DiagnosticEngine &diags);
 /// B). Reports each load that does not.
 void checkScaledWindows(const GEMMState &state, DiagnosticEngine &diags);
 
+/// Resolves `mfma auto` for `acc` from the operands of its first mma (A [M, K], B [K, N] or, when bIsNK, [N, K]): the
+/// best instruction whose fragment reads keep the operands' stored rows aligned, with a note when the pad rules out a
+/// better one; false (with an error, and `acc` remembered as failed) when the target has none.
+bool chooseAuto(ir::AccTile &acc, const ir::LdsBuffer &a, const ir::LdsBuffer &b, bool bIsNK, llvm::SMRange at,
+                const Target &target, GEMMState &state, DiagnosticEngine &diags);
+
 /// `acc += mma(a, b)` or `acc += mma(a, transpose(b))` (`bIsNK`). Resolves `mfma auto`.
 ir::StmtPtr makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::LdsBuffer &a, ir::LdsBuffer &b, bool bIsNK,
                     llvm::SMRange aRange, llvm::SMRange bRange, const Target &target, GEMMState &state,

@@ -69,48 +69,85 @@ void KernelSema::noDistribution(const ir::ReducedTile &r, llvm::SMRange at) {
                           r.name, r.axis));
 }
 
-void KernelSema::otherDistribution(const ir::ReducedTile &r, const Layout &l, llvm::SMRange at) {
-  diags.error(at, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; one reduced tile "
-                          "keeps one distribution",
-                          r.name, describeLayout(*r.source), describeLayout(l)));
+/// How a reduced tile's or a value's distribution is described: a register tile's, or an accumulator's rows.
+static std::string distributionText(const Layout *l, const ir::AccTile *acc) {
+  return l ? KernelSema::describeLayout(*l) : formatv("the rows of acc {0}'s MFMA C/D layout", acc->name).str();
 }
 
-Checked KernelSema::reducedValue(const ast::NameExpr &n, ir::ValuePtr v) {
-  const ir::ReducedTile &r = *reducedTiles.lookup(n.name);
-  used.insert(n.name);
-  if (!r.source && poisoned.count(n.name)) return {}; // its reduction's tile had an error, reported there
-  if (!r.source) {
-    noDistribution(r, n.range);
-    return {};
+void KernelSema::otherDistribution(const ir::ReducedTile &r, const ir::Value &x, llvm::SMRange at) {
+  diags.error(at, formatv("tile '{0}' holds reductions of {1}, but this value is distributed as {2}; one reduced tile "
+                          "keeps one distribution",
+                          r.name, distributionText(r.source, r.sourceAcc), distributionText(x.layout, x.acc)));
+}
+
+bool KernelSema::takeDistribution(ir::ReducedTile &dst, const ir::Value &x, llvm::SMRange at) {
+  bool same = x.acc ? !dst.source && (!dst.sourceAcc || sameAccRows(*dst.sourceAcc, *x.acc))
+                    : !dst.sourceAcc && (!dst.source || dst.source->sameMapping(*x.layout));
+  if (!same) {
+    otherDistribution(dst, x, at);
+    return false;
   }
+  if (x.acc && !dst.sourceAcc) dst.sourceAcc = x.acc;
+  if (!x.acc && !dst.source) dst.source = x.layout;
+  return true;
+}
+
+/// A reference to reduced tile `r` (distributed), at `loc`.
+static ir::ValuePtr reducedRef(const ir::ReducedTile &r, llvm::SMRange loc) {
+  auto v = std::make_unique<ir::Value>();
   v->kind = ir::Value::Kind::ReducedRef;
   v->reduced = &r;
   v->dtype = r.dtype;
   v->isTile = true;
   v->layout = r.source;
+  v->acc = r.sourceAcc;
   v->reducedAxis = static_cast<int>(r.axis);
-  return {std::move(v), false};
+  v->loc = loc;
+  return v;
 }
 
-/// The register tile whose distribution a reduction's operand has: the first register tile the operand names.
-static const ir::Tile *operandTile(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles) {
+Checked KernelSema::reducedValue(const ast::NameExpr &n, ir::ValuePtr v) {
+  const ir::ReducedTile &r = *reducedTiles.lookup(n.name);
+  used.insert(n.name);
+  if (!r.distributed() && poisoned.count(n.name)) return {}; // its reduction's tile had an error, reported there
+  if (!r.distributed()) {
+    noDistribution(r, n.range);
+    return {};
+  }
+  return {reducedRef(r, v->loc), false};
+}
+
+namespace {
+/// A distribution a reduction's operand may have: a register tile's or an accumulator's.
+struct Operand {
+  const ir::Tile *tile = nullptr;
+  const ir::AccTile *acc = nullptr;
+  explicit operator bool() const { return tile || acc; }
+};
+} // namespace
+
+/// The register tile (or accumulator) whose distribution a reduction's operand has: the first the operand names.
+static Operand operandTile(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles,
+                           const llvm::StringMap<ir::AccTile *> &accs) {
   switch (e.kind) {
   case ast::Expr::Kind::Name: {
-    auto it = tiles.find(llvm::cast<ast::NameExpr>(e).name);
-    return it == tiles.end() ? nullptr : it->second;
+    const std::string &n = llvm::cast<ast::NameExpr>(e).name;
+    if (auto it = tiles.find(n); it != tiles.end()) return {it->second, nullptr};
+    if (auto it = accs.find(n); it != accs.end()) return {nullptr, it->second};
+    return {};
   }
-  case ast::Expr::Kind::Neg: return operandTile(*llvm::cast<ast::NegExpr>(e).operand, tiles);
-  case ast::Expr::Kind::Cast: return operandTile(*llvm::cast<ast::CastExpr>(e).operand, tiles);
+  case ast::Expr::Kind::Neg: return operandTile(*llvm::cast<ast::NegExpr>(e).operand, tiles, accs);
+  case ast::Expr::Kind::Cast: return operandTile(*llvm::cast<ast::CastExpr>(e).operand, tiles, accs);
   case ast::Expr::Kind::Binary: {
     auto &b = llvm::cast<ast::BinaryExpr>(e);
-    if (const ir::Tile *t = operandTile(*b.lhs, tiles)) return t;
-    return operandTile(*b.rhs, tiles);
+    if (Operand t = operandTile(*b.lhs, tiles, accs)) return t;
+    return operandTile(*b.rhs, tiles, accs);
   }
   case ast::Expr::Kind::Call:
     for (const ast::ExprPtr &a : llvm::cast<ast::CallExpr>(e).args)
-      if (const ir::Tile *t = operandTile(*a, tiles)) return t;
-    return nullptr;
-  default: return nullptr;
+      if (Operand t = operandTile(*a, tiles, accs)) return t;
+    return {};
+  default: return {};
   }
 }
 
@@ -120,26 +157,34 @@ namespace {
 /// a reduced tile it reads whose distribution is known.
 struct SourceHint {
   const Layout *layout = nullptr;
+  const ir::AccTile *acc = nullptr;
   unsigned axis = 1;
+  bool known() const { return layout || acc; }
+};
+
+struct Names {
+  const llvm::StringMap<ir::Tile *> &tiles;
+  const llvm::StringMap<ir::AccTile *> &accs;
+  const llvm::StringMap<ir::ReducedTile *> &reduced;
 };
 
 } // namespace
 
-static void hintOf(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles,
-                   const llvm::StringMap<ir::ReducedTile *> &reduced, SourceHint &out, bool &fromReduction) {
+static void hintOf(const ast::Expr &e, const Names &names, SourceHint &out, bool &fromReduction) {
   if (fromReduction) return;
   switch (e.kind) {
   case ast::Expr::Kind::Name: {
-    auto it = reduced.find(llvm::cast<ast::NameExpr>(e).name);
-    if (it != reduced.end() && it->second->source && !out.layout) out = {it->second->source, it->second->axis};
+    auto it = names.reduced.find(llvm::cast<ast::NameExpr>(e).name);
+    if (it != names.reduced.end() && it->second->distributed() && !out.known())
+      out = {it->second->source, it->second->sourceAcc, it->second->axis};
     return;
   }
-  case ast::Expr::Kind::Neg: return hintOf(*llvm::cast<ast::NegExpr>(e).operand, tiles, reduced, out, fromReduction);
-  case ast::Expr::Kind::Cast: return hintOf(*llvm::cast<ast::CastExpr>(e).operand, tiles, reduced, out, fromReduction);
+  case ast::Expr::Kind::Neg: return hintOf(*llvm::cast<ast::NegExpr>(e).operand, names, out, fromReduction);
+  case ast::Expr::Kind::Cast: return hintOf(*llvm::cast<ast::CastExpr>(e).operand, names, out, fromReduction);
   case ast::Expr::Kind::Binary: {
     auto &b = llvm::cast<ast::BinaryExpr>(e);
-    hintOf(*b.lhs, tiles, reduced, out, fromReduction);
-    return hintOf(*b.rhs, tiles, reduced, out, fromReduction);
+    hintOf(*b.lhs, names, out, fromReduction);
+    return hintOf(*b.rhs, names, out, fromReduction);
   }
   case ast::Expr::Kind::Call: {
     auto &c = llvm::cast<ast::CallExpr>(e);
@@ -150,14 +195,14 @@ static void hintOf(const ast::Expr &e, const llvm::StringMap<ir::Tile *> &tiles,
         else if (c.argNames[i].name == "axis") axis = c.args[i].get();
       }
       auto *lit = axis ? llvm::dyn_cast<ast::IntExpr>(axis) : nullptr;
-      const ir::Tile *t = value ? operandTile(*value, tiles) : nullptr;
-      if (t && lit && lit->value <= 1 && !t->layout.oneD) {
-        out = {&t->layout, static_cast<unsigned>(lit->value)};
+      Operand t = value ? operandTile(*value, names.tiles, names.accs) : Operand{};
+      if (t && lit && lit->value <= 1 && (t.acc || !t.tile->layout.oneD)) {
+        out = {t.tile ? &t.tile->layout : nullptr, t.acc, static_cast<unsigned>(lit->value)};
         fromReduction = true;
       }
       return;
     }
-    for (const ast::ExprPtr &a : c.args) hintOf(*a, tiles, reduced, out, fromReduction);
+    for (const ast::ExprPtr &a : c.args) hintOf(*a, names, out, fromReduction);
     return;
   }
   default: return;
@@ -184,18 +229,21 @@ void KernelSema::inferReducedSources(const ast::Kernel &ak) {
     changed = false;
     for (const ast::AssignStmt *a : assigns) {
       ir::ReducedTile &dst = *reducedTiles[a->target.name];
-      if (dst.source) continue;
+      if (dst.distributed()) continue;
       SourceHint hint;
       bool fromReduction = false;
-      hintOf(*a->value, tiles, reducedTiles, hint, fromReduction);
-      if (!hint.layout) {
+      hintOf(*a->value, Names{tiles, accs, reducedTiles}, hint, fromReduction);
+      if (!hint.known()) {
         // A reduction of a tile whose declaration failed: the tile's error says it all.
         if (mentionsPoisoned(*a->value) && poisoned.insert(dst.name).second) changed = true;
         continue;
       }
-      unsigned rows = hint.axis == 1 ? hint.layout->rows : 1, cols = hint.axis == 1 ? 1 : hint.layout->cols;
-      if (dst.rows != rows || dst.cols != cols) continue; // the statement's check reports it
+      unsigned sourceRows = hint.layout ? hint.layout->rows : hint.acc->rows;
+      unsigned sourceCols = hint.layout ? hint.layout->cols : hint.acc->cols;
+      unsigned rows = hint.axis == 1 ? sourceRows : 1, cols = hint.axis == 1 ? 1 : sourceCols;
+      if (dst.rows != rows || dst.cols != cols || (hint.acc && hint.axis != 1)) continue; // the statement reports it
       dst.source = hint.layout;
+      dst.sourceAcc = hint.acc;
       dst.axis = hint.axis;
       changed = true;
     }
@@ -252,11 +300,6 @@ Checked KernelSema::reductionOperand(const ast::CallExpr &call, ir::ReduceOp op,
                                       "element", f));
     return {};
   }
-  if (x.acc) {
-    diags.error(value->range, formatv("{0} of an accumulator is not supported: its values are in the MFMA C/D layout; "
-                                      "reduce a register tile", f));
-    return {};
-  }
   if (x.reducedAxis != -1) {
     diags.error(value->range, formatv("{0} of a value that is already reduced along axis {1}", f, x.reducedAxis));
     return {};
@@ -267,6 +310,7 @@ Checked KernelSema::reductionOperand(const ast::CallExpr &call, ir::ReduceOp op,
                                       f, describe(x), name(x.dtype), x.dtype == DType::I8 ? "i32" : "f32"));
     return {};
   }
+  if (x.acc) return accReductionOperand(call, op, axis, std::move(v));
   if (x.layout->oneD) {
     diags.error(call.range, formatv("{0} of a 1-D tile: reductions run over the rows or columns of a 2-D tile; view "
                                     "the data as [rows, cols] in a 2-D tensor", f));
@@ -296,14 +340,16 @@ Checked KernelSema::foldedReduction(const ast::CallExpr &call, ir::ReduceOp op) 
   unsigned axis = 1;
   Checked v = reductionOperand(call, op, axis);
   if (!v) return {};
-  const Layout &l = *v.value->layout;
+  const Layout *l = v.value->layout;
+  const ir::AccTile *acc = l ? nullptr : v.value->acc;
   auto r = std::make_unique<ir::ReducedTile>();
   r->name = temporaryName(op);
   r->dtype = v.value->dtype;
-  r->rows = axis == 1 ? l.rows : 1;
-  r->cols = axis == 1 ? 1 : l.cols;
+  r->rows = axis == 1 ? (l ? l->rows : acc->rows) : 1;
+  r->cols = axis == 1 ? 1 : l->cols;
   r->axis = axis;
-  r->source = &l;
+  r->source = l;
+  r->sourceAcc = acc;
   r->temporary = true;
   r->loc = call.range;
   auto st = std::make_unique<ir::Reduce>(call.range);
@@ -312,14 +358,7 @@ Checked KernelSema::foldedReduction(const ast::CallExpr &call, ir::ReduceOp op) 
   st->axis = axis;
   st->value = std::move(v.value);
   hoisted.push_back(std::move(st));
-  auto ref = std::make_unique<ir::Value>();
-  ref->kind = ir::Value::Kind::ReducedRef;
-  ref->reduced = r.get();
-  ref->dtype = r->dtype;
-  ref->isTile = true;
-  ref->layout = &l;
-  ref->reducedAxis = static_cast<int>(axis);
-  ref->loc = call.range;
+  ir::ValuePtr ref = reducedRef(*r, call.range);
   kernel->reducedTiles.push_back(std::move(r));
   return {std::move(ref), false};
 }
@@ -335,13 +374,14 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
   Checked v = reductionOperand(*call, *op, axis);
   if (!v) return nullptr;
   ir::Value &x = *v.value;
-  const Layout &l = *x.layout;
-  unsigned rows = axis == 1 ? l.rows : 1, cols = axis == 1 ? 1 : l.cols;
-  if (dst.rows == 1 && dst.cols == 1 && !dst.source) dst.axis = axis;
+  unsigned xRows = x.layout ? x.layout->rows : x.acc->rows, xCols = x.layout ? x.layout->cols : x.acc->cols;
+  unsigned rows = axis == 1 ? xRows : 1, cols = axis == 1 ? 1 : xCols;
+  if (dst.rows == 1 && dst.cols == 1 && !dst.distributed()) dst.axis = axis;
   if (dst.rows != rows || dst.cols != cols || dst.axis != axis) {
-    diags.error(a.value->range, formatv("{0}(..., axis = {1}) of a {2} x {3} tile is [{4}, {5}], but tile '{6}' is "
+    diags.error(a.value->range, formatv("{0}(..., axis = {1}) of a {2} x {3} {9} is [{4}, {5}], but tile '{6}' is "
                                         "[{7}, {8}]",
-                                        f, axis, l.rows, l.cols, rows, cols, dst.name, dst.rows, dst.cols));
+                                        f, axis, xRows, xCols, rows, cols, dst.name, dst.rows, dst.cols,
+                                        x.layout ? "tile" : "accumulator"));
     return nullptr;
   }
   if (x.dtype != dst.dtype) {
@@ -349,11 +389,7 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
                                         name(x.dtype), name(dst.dtype), dst.name));
     return nullptr;
   }
-  if (dst.source && !dst.source->sameMapping(l)) {
-    otherDistribution(dst, l, a.value->range);
-    return nullptr;
-  }
-  dst.source = &l;
+  if (!takeDistribution(dst, x, a.value->range)) return nullptr;
   auto st = std::make_unique<ir::Reduce>(a.range);
   st->dst = &dst;
   st->op = *op;
@@ -364,37 +400,25 @@ ir::StmtPtr KernelSema::reducedAssign(const ast::AssignStmt &a, ir::ReducedTile 
 }
 
 ir::StmtPtr KernelSema::reducedExpression(const ast::AssignStmt &a, ir::ReducedTile &dst) {
-  if (!dst.source && poisoned.count(dst.name)) return checkValue(*a.value, nullptr), nullptr;
+  if (!dst.distributed() && poisoned.count(dst.name)) return checkValue(*a.value, nullptr), nullptr;
   const char *shape = dst.axis == 1 ? "one value per row" : "one value per column";
   Checked v = checkValue(*a.value, nullptr);
   if (!v) return nullptr;
   if (a.accumulate) {
-    if (!dst.source) {
+    if (!dst.distributed()) {
       noDistribution(dst, a.target.range);
       return nullptr;
     }
-    auto self = std::make_unique<ir::Value>();
-    self->kind = ir::Value::Kind::ReducedRef;
-    self->reduced = &dst;
-    self->dtype = dst.dtype;
-    self->isTile = true;
-    self->layout = dst.source;
-    self->reducedAxis = static_cast<int>(dst.axis);
-    self->loc = a.target.range;
-    v = combine(ir::ValueOp::Add, Checked{std::move(self)}, std::move(v), a.range, a.range, "+=");
+    v = combine(ir::ValueOp::Add, Checked{reducedRef(dst, a.target.range)}, std::move(v), a.range, a.range, "+=");
     if (!v) return nullptr;
   }
   const ir::Value &x = *v.value;
-  if (x.acc) {
-    diags.error(a.value->range, formatv("tile '{0}' holds {1} of a register tile's distribution; this value is in "
-                                        "acc {2}'s MFMA C/D layout", dst.name, shape, x.acc->name));
-    return nullptr;
-  }
   if (x.isTile && x.reducedAxis == -1) {
     diags.error(a.value->range,
-                formatv("tile '{0}' is [{1}, {2}] ({3}), but this value is a whole {4} x {5} tile; reduce it with "
+                formatv("tile '{0}' is [{1}, {2}] ({3}), but this value is a whole {4} x {5} {7}; reduce it with "
                         "sum, max or min(..., axis = {6})",
-                        dst.name, dst.rows, dst.cols, shape, x.layout->rows, x.layout->cols, dst.axis));
+                        dst.name, dst.rows, dst.cols, shape, x.layout ? x.layout->rows : x.acc->rows,
+                        x.layout ? x.layout->cols : x.acc->cols, dst.axis, x.layout ? "tile" : "accumulator"));
     return nullptr;
   }
   if (x.isTile && x.reducedAxis != static_cast<int>(dst.axis)) {
@@ -402,12 +426,8 @@ ir::StmtPtr KernelSema::reducedExpression(const ast::AssignStmt &a, ir::ReducedT
                                         dst.rows, dst.cols, shape, x.reducedAxis == 1 ? "row" : "column"));
     return nullptr;
   }
-  if (x.isTile && dst.source && !dst.source->sameMapping(*x.layout)) {
-    otherDistribution(dst, *x.layout, a.value->range);
-    return nullptr;
-  }
-  if (x.isTile) dst.source = x.layout;
-  if (!dst.source) {
+  if (x.isTile && !takeDistribution(dst, x, a.value->range)) return nullptr;
+  if (!dst.distributed()) {
     noDistribution(dst, a.target.range);
     return nullptr;
   }

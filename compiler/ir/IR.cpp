@@ -157,7 +157,9 @@ private:
     for (const auto &r : k.reducedTiles) {
       os << "  tile %" << r->name << ": " << name(r->dtype) << "[" << r->rows << ", " << r->cols << "] reduced along axis "
          << r->axis << (r->temporary ? " temporary" : "");
-      if (r->source)
+      if (r->sourceAcc)
+        os << "  // " << r->values() << " rows per lane, of acc %" << r->sourceAcc->name << "'s C/D layout";
+      else if (r->source)
         os << "  // " << r->values() << (r->axis == 1 ? " rows" : " columns") << " per lane, of a " << r->source->rows
            << " x " << r->source->cols << " " << patternName(r->source->pattern) << " vec " << r->source->vec;
       os << "\n";
@@ -267,6 +269,20 @@ private:
          << (r.transpose ? ")" : "") << "\n";
       return;
     }
+    case Stmt::Kind::AccAssign: {
+      auto &a = cast<AccAssign>(s);
+      os << "%" << a.dst->name << " = ";
+      value(*a.value);
+      os << "  // in place, in its C/D layout\n";
+      return;
+    }
+    case Stmt::Kind::AccLdsWrite: {
+      auto &w = cast<AccLdsWrite>(s);
+      os << "%" << w.dst->name << " = lds_write ";
+      value(*w.value);
+      os << "  // in %" << w.value->acc->name << "'s C/D layout\n";
+      return;
+    }
     case Stmt::Kind::ReducedAssign: {
       auto &a = cast<ReducedAssign>(s);
       os << "%" << a.dst->name << " = ";
@@ -290,7 +306,10 @@ private:
     case Value::Kind::ScalarRef: os << "%" << v.scalar->name; return;
     case Value::Kind::Const: os << v.spelling << ":" << name(v.dtype); return;
     case Value::Kind::ReducedRef: os << "%" << v.reduced->name; return;
-    case Value::Kind::ElementIndex: os << (v.indexAxis == 0 ? "row(%" : "col(%") << v.tile->name << ")"; return;
+    case Value::Kind::IndexRef: printIndex(*v.row, os); return;
+    case Value::Kind::ElementIndex:
+      os << (v.indexAxis == 0 ? "row(%" : "col(%") << (v.tile ? v.tile->name : v.acc->name) << ")";
+      return;
     case Value::Kind::Load:
       os << "load ";
       window(*v.tensor, *v.row, *v.col);

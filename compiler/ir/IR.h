@@ -242,12 +242,20 @@ struct ReducedTile {
   unsigned rows = 0, cols = 0;
   unsigned axis = 0;              ///< 1 for [rows, 1], 0 for [1, cols]
   const Layout *source = nullptr; ///< the distribution of the reductions assigned to it (Sema infers it)
+  /// Or the accumulator whose rows it reduces (axis 1 only): every lane holds the results of the rows it holds in
+  /// the accumulator's C/D layout, row lane % m of each block row (attention's running maximum and sum).
+  const AccTile *sourceAcc = nullptr;
   /// Made by Sema for a reduction inside an expression (`m = max(m, max(x, axis = 1))`): it holds that reduction's
   /// result for the statement after it; `loc` is the reduction's.
   bool temporary = false;
   SMRange loc;
-  /// Values per lane: R (axis 1) or vec (axis 0).
-  unsigned values() const { return axis == 1 ? source->rowsPerLane : source->vec; }
+  /// Whether a distribution is known (a register tile's or an accumulator's).
+  bool distributed() const { return source || sourceAcc; }
+  /// Values per lane: R (axis 1) or vec (axis 0); for an accumulator's rows, one per block row.
+  unsigned values() const {
+    if (sourceAcc) return sourceAcc->blocksY();
+    return axis == 1 ? source->rowsPerLane : source->vec;
+  }
   /// VGPRs per lane.
   unsigned registers() const {
     return axis == 1 ? values() * ((sizeOf(dtype) + 3) / 4) : (values() * sizeOf(dtype) + 3) / 4;
@@ -257,8 +265,14 @@ struct ReducedTile {
 struct Value {
   /// Select: operands are (condition, if true, if false). ReducedRef: a reduced tile. A Load's one operand, when it
   /// has one, is the uniform value that elements outside the tensor read as (`load X[..] else fill`). ElementIndex:
-  /// `row(t)` or `col(t)`, the row or column of each element within register tile `tile` (i32, t's distribution).
-  enum class Kind { TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast, Select, ReducedRef, ElementIndex };
+  /// `row(t)` or `col(t)`, the row or column of each element within register tile `tile` (i32, t's distribution), or
+  /// within accumulator `acc` (in its C/D layout, `tile` null). A ReducedRef of a tile that reduces an accumulator's
+  /// rows (ReducedTile::sourceAcc) has `acc` set, no layout and reducedAxis 1, like a one-column epilogue load.
+  /// IndexRef: an index expression as a uniform i32 value (`row`): a loop variable or block.row, in masks such as
+  /// `select(t + col(s) < T, s, -inf)`.
+  enum class Kind {
+    TileRef, AccRef, ScalarRef, Const, Load, Unary, Binary, Cast, Select, ReducedRef, ElementIndex, IndexRef
+  };
   Kind kind;
   DType dtype;                  ///< element type of the result
   bool isTile = false;          ///< varies per element (else uniform: broadcast)
@@ -277,7 +291,7 @@ struct Value {
   double constant = 0;          ///< Const
   std::string spelling;         ///< Const as written
   const Tensor *tensor = nullptr; ///< Load
-  IndexPtr row, col;            ///< Load: window origin
+  IndexPtr row, col;            ///< Load: window origin; IndexRef: the index (row)
   ValueOp op = ValueOp::Neg;    ///< Unary, Binary
   std::vector<std::unique_ptr<Value>> operands;
   SMRange loc;
@@ -286,7 +300,8 @@ using ValuePtr = std::unique_ptr<Value>;
 
 //===--- Statements ---===//
 
-#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign) X(LdsRead)
+#define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign) X(LdsRead) \
+  X(AccAssign) X(AccLdsWrite)
 
 struct Stmt {
   enum class Kind {
@@ -481,6 +496,26 @@ struct ReducedAssign : Stmt {
   const ReducedTile *dst = nullptr;
   ValuePtr value;
   static bool classof(const Stmt *s) { return s->kind == Kind::ReducedAssign; }
+};
+
+/// acc = value: an element expression in the accumulator's own C/D layout (of itself, reduced tiles of its rows,
+/// element indices, uniform values), computed by each lane for the values it holds, in place: attention's
+/// `o = o * exp(m - mnew)` and the masks of `s = select(t + col(s) < T, s, -inf)`.
+struct AccAssign : Stmt {
+  AccAssign(SMRange loc) : Stmt(Kind::AccAssign, loc) {}
+  const AccTile *dst = nullptr;
+  ValuePtr value;
+  static bool classof(const Stmt *s) { return s->kind == Kind::AccAssign; }
+};
+
+/// lds = value for a value in an accumulator's C/D layout (`sP = cast<f16>(exp(s - m))`): each lane writes the values
+/// it holds, 4 consecutive columns of one row per group, one vector write each, into the buffer stored as declared.
+/// This is how a product becomes the operand of the next mma (attention's P, read as A by `o += mma(sP, sV)`).
+struct AccLdsWrite : Stmt {
+  AccLdsWrite(SMRange loc) : Stmt(Kind::AccLdsWrite, loc) {}
+  const LdsBuffer *dst = nullptr;
+  ValuePtr value;
+  static bool classof(const Stmt *s) { return s->kind == Kind::AccLdsWrite; }
 };
 
 struct Kernel {

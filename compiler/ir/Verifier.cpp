@@ -95,6 +95,18 @@ private:
     case Stmt::Kind::Reduce: {
       auto &r = cast<Reduce>(s);
       value(*r.value);
+      if (r.dst && r.dst->sourceAcc) {
+        // The rows of an accumulator's values: each lane's values of a row, then the lanes that share it.
+        const AccTile &a = *r.dst->sourceAcc;
+        if (r.axis != 1 || r.dst->axis != 1 || r.value->acc != &a || r.value->layout || r.value->reducedAxis != -1 ||
+            !r.value->isTile)
+          fail(s.loc, "reduction of a value that is not in its destination's accumulator layout");
+        else if (r.value->dtype != r.dst->dtype)
+          fail(s.loc, "reduction changes dtype without a cast");
+        else if (r.dst->rows != a.rows || r.dst->cols != 1)
+          fail(s.loc, "reduction into a tile of the wrong shape");
+        return;
+      }
       if (!r.dst || !r.dst->source || r.axis != r.dst->axis || !r.value->layout || r.value->reducedAxis != -1 ||
           !r.value->layout->sameMapping(*r.dst->source))
         fail(s.loc, "reduction of a value that is not a tile of its destination's distribution");
@@ -119,12 +131,39 @@ private:
       auto &a = cast<ReducedAssign>(s);
       value(*a.value);
       const Value &v = *a.value;
-      if (!a.dst || !a.dst->source) return fail(s.loc, "assignment to a reduced tile without a distribution");
+      if (!a.dst || !a.dst->distributed()) return fail(s.loc, "assignment to a reduced tile without a distribution");
       if (v.dtype != a.dst->dtype) fail(s.loc, "assignment changes dtype without a cast");
+      if (a.dst->sourceAcc) {
+        if (v.predicate || (v.isTile && (v.acc != a.dst->sourceAcc || v.layout || v.reducedAxis != 1)))
+          fail(s.loc, "a reduced tile of an accumulator's rows is assigned a value not reduced along its rows");
+        return;
+      }
       if (v.acc || v.predicate) fail(s.loc, "a reduced tile is assigned an accumulator value or a predicate");
       else if (v.isTile && (!v.layout || v.reducedAxis != static_cast<int>(a.dst->axis) ||
                             !v.layout->sameMapping(*a.dst->source)))
         fail(s.loc, "a reduced tile is assigned a value that is not reduced along its axis in its distribution");
+      return;
+    }
+    case Stmt::Kind::AccAssign: {
+      auto &a = cast<AccAssign>(s);
+      value(*a.value);
+      const Value &v = *a.value;
+      if (!a.dst || !a.dst->instr) return fail(s.loc, "accumulator assignment before its instruction is chosen");
+      if (v.dtype != a.dst->dtype) fail(s.loc, "assignment changes dtype without a cast");
+      if (v.predicate || v.layout || (v.isTile && v.acc != a.dst))
+        fail(s.loc, "an accumulator is assigned a value that is not in its own C/D layout");
+      return;
+    }
+    case Stmt::Kind::AccLdsWrite: {
+      auto &w = cast<AccLdsWrite>(s);
+      value(*w.value);
+      const Value &v = *w.value;
+      if (!w.dst || !v.acc || !v.isTile || v.layout || v.reducedAxis != -1 || v.predicate)
+        return fail(s.loc, "LDS write of a value that is not in an accumulator's C/D layout");
+      if (w.dst->rows != v.acc->rows || w.dst->cols != v.acc->cols || w.dst->dtype != v.dtype)
+        fail(s.loc, "LDS write between different shapes or dtypes");
+      if (w.dst->transposed || w.dst->transposeReads || w.dst->stages != 1)
+        fail(s.loc, "LDS write of an accumulator's values into a buffer stored for another reader");
       return;
     }
     case Stmt::Kind::LdsWrite: {
@@ -187,13 +226,17 @@ private:
       if (!v.scalar || v.isTile || v.dtype != v.scalar->dtype) fail(v.loc, "inconsistent scalar reference");
       return;
     case Value::Kind::Const: return;
+    case Value::Kind::IndexRef:
+      if (!v.row || v.isTile || v.dtype != DType::I32) return fail(v.loc, "malformed index value");
+      index(*v.row);
+      return;
     case Value::Kind::ElementIndex:
-      if (!v.tile || v.layout != &v.tile->layout || v.dtype != DType::I32 || !v.isTile || v.indexAxis > 1 ||
-          v.layout->oneD)
+      if (v.dtype != DType::I32 || !v.isTile || v.indexAxis > 1 ||
+          (v.tile ? v.layout != &v.tile->layout || v.layout->oneD || v.acc : !v.acc || v.layout))
         fail(v.loc, "inconsistent element index");
       return;
     case Value::Kind::ReducedRef:
-      if (!v.reduced || !v.reduced->source || v.layout != v.reduced->source ||
+      if (!v.reduced || !v.reduced->distributed() || v.layout != v.reduced->source || v.acc != v.reduced->sourceAcc ||
           v.reducedAxis != static_cast<int>(v.reduced->axis) || v.dtype != v.reduced->dtype)
         fail(v.loc, "inconsistent reduced tile reference");
       return;

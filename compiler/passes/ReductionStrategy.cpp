@@ -37,9 +37,11 @@ const char *kindName(CrossLaneStep::Kind k) {
 void plan(Body &body) {
   for (StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<For>(s.get())) plan(f->body);
-    else if (auto *r = llvm::dyn_cast<Reduce>(s.get()))
-      r->plan = std::make_unique<ReducePlan>(
-          planReduction(*r->value->layout, r->axis, r->dst->dtype == DType::I32 ? DType::I32 : DType::F32));
+    else if (auto *r = llvm::dyn_cast<Reduce>(s.get())) {
+      DType accumulate = r->dst->dtype == DType::I32 ? DType::I32 : DType::F32;
+      r->plan = std::make_unique<ReducePlan>(r->dst->sourceAcc ? planAccRowReduction(*r->dst->sourceAcc, accumulate)
+                                                               : planReduction(*r->value->layout, r->axis, accumulate));
+    }
   }
 }
 
@@ -68,6 +70,26 @@ ReducePlan tilec::planReduction(const Layout &l, unsigned axis, DType accumulate
   p.why += p.waves == 1 ? "one wave holds each whole " + std::string(rows ? "row" : "column")
                         : formatv("{0} waves share each {1}: their partials meet in {2} B of LDS", p.waves,
                                   rows ? "row" : "column", p.ldsBytes).str();
+  return p;
+}
+
+ReducePlan tilec::planAccRowReduction(const AccTile &a, DType accumulate) {
+  // Lane l holds row l % m of each block: the 64 / m lanes l, l + m, ... share a row, each with accPerLane of its
+  // columns per block and blocksX blocks along it. Sema keeps each row within one wave (waves [W, 1]).
+  ReducePlan p;
+  p.accumulate = accumulate;
+  const MFMAInstr &ins = *a.instr;
+  p.inLane = a.blocksX() * ins.accPerLane;
+  p.lanes = 64 / ins.m;
+  for (unsigned d = ins.m; d < 64; d *= 2) p.steps.push_back(step(d, false));
+  p.waves = 1;
+  std::string how;
+  for (const CrossLaneStep &s : p.steps)
+    how += formatv("{0}{1} (lane ^ {2})", how.empty() ? "" : ", ", kindName(s.kind), s.laneXor).str();
+  p.why = formatv("{0} elements of a row per lane ({1} block{2} x {3}) combined in registers; {4} lanes share each row "
+                  "of acc {5}'s C/D layout: {6}; one wave holds each whole row",
+                  p.inLane, a.blocksX(), a.blocksX() == 1 ? "" : "s", ins.accPerLane, p.lanes, a.name, how)
+              .str();
   return p;
 }
 

@@ -26,6 +26,9 @@ namespace tilec {
 ir::ReducePlan planReduction(const Layout &source, unsigned axis, DType accumulate);
 
 /// Plans every reduction of `module` (sets Reduce::plan).
+/// How a reduction along the rows of accumulator `a`'s values runs: in the lane over its blocks' values, then across the
+/// lanes that hold the same row (within one wave).
+ir::ReducePlan planAccRowReduction(const ir::AccTile &a, DType accumulate);
 void planReductions(ir::Module &module);
 
 } // namespace tilec

@@ -1,0 +1,132 @@
+//===- HIPEmitterAccValues.cpp - Accumulators as values: reductions, in-place updates, LDS writes ===//
+//
+// An accumulator's values stay in the MFMA C/D layout the mma left them in: lane l holds row l % m of each block
+// (bi, bj) and, per group of 4 values e .. e + 3, 4 consecutive columns (HIPEmitterEpilogue.cpp). A reduction along
+// its rows combines a lane's values of each block row in registers, then the 64 / m lanes that hold the same row; a
+// reduced tile of its rows is one value per block row ({name}[bi]); an in-place update (`o = o * alpha`) and a write
+// to LDS (`sP = cast<f16>(p)`) run over the lane's values with those indices.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/HIPEmitterKernel.h"
+
+#include "target/MFMA.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+using llvm::formatv;
+
+namespace tilec::hip {
+
+namespace {
+
+constexpr unsigned kGroup = 4; ///< consecutive columns a lane holds per group of accumulator values
+
+std::string reduceOpName(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum: return "tilec::ReduceOp::Sum";
+  case ReduceOp::Max: return "tilec::ReduceOp::Max";
+  case ReduceOp::Min: return "tilec::ReduceOp::Min";
+  }
+  return "";
+}
+
+} // namespace
+
+void KernelEmitter::accLoops(const AccTile &a, unsigned step, unsigned depth) {
+  if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
+  if (a.blocksX() > 1) line(depth + 1) << "#pragma unroll\n";
+  line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  line(depth + 2) << "#pragma unroll\n";
+  line(depth + 2) << formatv("for (int e = 0; e < {0}; e += {1})", a.instr->accPerLane, step);
+}
+
+std::string KernelEmitter::accElementIndex(const AccTile &a, unsigned axis, unsigned vec) {
+  const MFMAInstr &ins = *a.instr;
+  if (axis == 0) return formatv("({0}_row + bi * {1} + lane % {1})", a.name, ins.m);
+  // 16 x 16 blocks: 4 columns per lane group of 16, value e is column 4 * (lane / 16) + e. 32 x 32 blocks: value e is
+  // column 8 * (e / 4) + 4 * (lane / 32) + e % 4 (a group of 4 starts at e % 4 = 0).
+  std::string inBlock = ins.m == 16 ? "4 * (lane / 16) + e"
+                        : vec == 1  ? "8 * (e / 4) + 4 * (lane / 32) + e % 4"
+                                    : "8 * (e / 4) + 4 * (lane / 32)";
+  std::string col = formatv("{0}_col + bj * {1} + {2}", a.name, ins.n, inBlock);
+  return vec == 1 ? "(" + col + ")" : formatv("tilec::iota<{0}>({1})", vec, col).str();
+}
+
+void KernelEmitter::reduceAccRows(const Reduce &r, unsigned depth) {
+  const AccTile &a = *r.dst->sourceAcc;
+  const ReducePlan &p = *r.plan;
+  std::string acc = info(p.accumulate).cppType.str(), op = reduceOpName(r.op), dst = r.dst->name;
+  std::string part = dst + "_part";
+  if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi) {{\n", a.blocksY());
+  unsigned d = depth + 1;
+  line(d) << formatv("{0} {1} = 0;\n", acc, part);
+  if (a.blocksX() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  line(d + 1) << "#pragma unroll\n";
+  line(d + 1) << formatv("for (int e = 0; e < {0}; e += {1}) {{\n", a.instr->accPerLane, kGroup);
+  line(d + 2) << formatv("const {0} {1}_in = tilec::reduce_lane<{2}, {0}>({3});\n", acc, dst, op,
+                         valueExpr(*r.value, kGroup));
+  line(d + 2) << formatv("{0} = bj == 0 && e == 0 ? {1}_in : tilec::combine<{2}>({0}, {1}_in);\n", part, dst, op);
+  line(d + 1) << "}\n";
+  crossLaneSteps(p, op, part, d);
+  std::string v = acc == info(r.dst->dtype).cppType ? part
+                  : formatv("static_cast<{0}>({1})", info(r.dst->dtype).cppType, part).str();
+  line(d) << formatv("{0}[bi] = {1};\n", dst, r.accumulate ? formatv("{0}[bi] + {1}", dst, v).str() : v);
+  line(depth) << "}\n";
+}
+
+void KernelEmitter::accAssign(const AccAssign &a, unsigned depth) {
+  const AccTile &acc = *a.dst;
+  markSource(depth, a.loc);
+  line(depth) << "// " << sourceText(a.loc) << "\n";
+  line(depth) << formatv("// In place, each of this lane's {0} values of {1} (row lane % {2} of each block).\n",
+                         acc.registers(), acc.name, acc.instr->m);
+  accLoops(acc, 1, depth);
+  os << "\n";
+  line(depth + 3) << formatv("{0}[bi][bj][e] = {1};\n", acc.name, valueExpr(*a.value, 1));
+}
+
+void KernelEmitter::accLdsWrite(const AccLdsWrite &w, unsigned depth) {
+  const Value &v = *w.value;
+  const AccTile &a = *v.acc;
+  const LdsBuffer &b = *w.dst;
+  markSource(depth, w.loc);
+  line(depth) << "// " << sourceText(w.loc) << "\n";
+  line(depth) << formatv("// Each group of 4 values of acc {0} is 4 consecutive columns of one row: one {1}-byte LDS "
+                         "write.\n",
+                         a.name, kGroup * sizeOf(b.dtype));
+  swizzleComment(b, depth);
+  accLoops(a, kGroup, depth);
+  os << " {\n";
+  unsigned d = depth + 3;
+  line(d) << formatv("const int row = {0};\n", accElementIndex(a, 0, 1));
+  line(d) << formatv("const int col = {0}_col + bj * {1} + {2};\n", a.name, a.instr->n,
+                     a.instr->m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)");
+  line(d) << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + col, {4});\n", vecType(b.dtype, kGroup), lds(b, true),
+                     storedRow(b, "row", false), b.pitch(), valueExpr(v, kGroup, /*top=*/true));
+  line(depth + 2) << "}\n";
+}
+
+void KernelEmitter::accRowsStore(const Store &st, unsigned depth) {
+  const Value &v = *st.value;
+  const AccTile &a = *v.acc;
+  markSource(depth, st.loc);
+  line(depth) << "// " << sourceText(st.loc) << "\n";
+  line(depth) << formatv("// One value per row of acc {0}: the lanes of the first column group (lane < {1}) store "
+                         "their row of each block row.\n",
+                         a.name, a.instr->m);
+  line(depth) << formatv("if (lane < {0}) {{\n", a.instr->m);
+  if (a.blocksY() > 1) line(depth + 1) << "#pragma unroll\n";
+  line(depth + 1) << formatv("for (int bi = 0; bi < {0}; ++bi) {{\n", a.blocksY());
+  unsigned d = depth + 2;
+  line(d) << formatv("const int row = {0};\n", sum({index(*st.row), a.name + "_row", formatv("bi * {0}", a.instr->m).str(),
+                                                      "lane"}));
+  line(d) << formatv("const int col = {0};\n", index(*st.col));
+  storeAccess(*st.tensor, *st.row, *st.col, 1, a.rows, 1, valueExpr(v, 1), d);
+  line(depth + 1) << "}\n";
+  line(depth) << "}\n";
+}
+
+} // namespace tilec::hip
