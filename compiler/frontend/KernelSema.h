@@ -234,6 +234,8 @@ private:
   static bool sameAcc(const ir::AccTile &a, const ir::AccTile &b);
   /// Whether lanes hold the same rows of both accumulators (a value reduced along one's rows applies to the other's).
   static bool sameAccRows(const ir::AccTile &a, const ir::AccTile &b);
+  /// "128 rows over waves [8, 1] in blocks of 16": what sameAccRows compares, for its errors.
+  static std::string accRowsText(const ir::AccTile &a);
   Checked combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRange range, llvm::SMRange opRange,
                   llvm::StringRef shown = {});
   Checked checkValue(const ast::Expr &e, const Layout *context);

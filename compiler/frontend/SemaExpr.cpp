@@ -247,6 +247,11 @@ bool KernelSema::sameAcc(const ir::AccTile &a, const ir::AccTile &b) {
   return a.instr == b.instr && a.rows == b.rows && a.cols == b.cols && a.wavesY == b.wavesY && a.wavesX == b.wavesX;
 }
 
+std::string KernelSema::accRowsText(const ir::AccTile &a) {
+  return formatv("{0} rows over waves [{1}, {2}] in blocks of {3}", a.rows, a.wavesY, a.wavesX,
+                 a.instr ? a.instr->m : 0).str();
+}
+
 bool KernelSema::sameAccRows(const ir::AccTile &a, const ir::AccTile &b) {
   return a.instr && b.instr && a.instr->m == b.instr->m && a.rows == b.rows && a.wavesY == b.wavesY &&
          a.wavesX == b.wavesX;
@@ -271,6 +276,13 @@ Checked KernelSema::combine(ir::ValueOp op, Checked lhs, Checked rhs, llvm::SMRa
   if (!lhs.untyped && !rhs.untyped) {
     // A value reduced along an accumulator's rows applies to every accumulator whose lanes hold the same rows.
     bool rowsOnly = l.acc && r.acc && (l.reducedAxis == 1 || r.reducedAxis == 1);
+    if (rowsOnly && !sameAccRows(*l.acc, *r.acc)) {
+      diags.error(opRange, formatv("operands of '{0}' are in the C/D layouts of acc {1} and acc {2}, whose lanes hold "
+                                   "different rows: {3} and {4}; a value per row applies to accumulators of the same "
+                                   "rows, waves and instruction block height",
+                                   shown, l.acc->name, r.acc->name, accRowsText(*l.acc), accRowsText(*r.acc)));
+      return {};
+    }
     if ((l.acc && r.layout) || (l.layout && r.acc) ||
         (l.acc && r.acc && !(rowsOnly ? sameAccRows(*l.acc, *r.acc) : sameAcc(*l.acc, *r.acc)))) {
       diags.error(opRange, formatv("operands of '{0}' are distributed differently: {1} and {2} (an accumulator "
