@@ -273,6 +273,7 @@ void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &targe
       if (!m->acc || !m->acc->instr) continue;
       for (bool isA : {true, false}) {
         if (only && (isA ? m->a : m->b) != only) continue;
+        if (isA && m->aFrom) continue; // A from registers (passes/ForwardAccOperands.h)
         LdsAccessCost c = fragmentCost(*m, isA, pitchOf(kernel, isA ? *m->a : *m->b, pads), target);
         if (c.worst.rule) out.push_back(std::move(c));
       }

@@ -445,6 +445,11 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                    "(measured: 6-8)", l->name),
            kSwizzleVGPRs);
   vgpr("thread id", 1);
+  std::vector<std::pair<const ir::AccTile *, unsigned>> columns;
+  accIndexRegisters(k.body, false, columns);
+  for (auto [acc, regs] : columns)
+    vgpr(formatv("col({0}) in a loop: the loop-invariant column of its values, kept (half a register per value)",
+                 acc->name), regs);
   // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them
   // when the ArchVGPRs run out (k0513: 96 would make 153 + 96, clang 256 ArchVGPRs and spills into AGPRs).
   for (const ir::For *f : kLoops(k.body))

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/ValueRegisters.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Casting.h"
+
 #include <algorithm>
 
 using namespace tilec;
@@ -97,4 +100,24 @@ unsigned tilec::valueTemporaries(const ir::Value &v, unsigned vec) {
     live += heldRegisters(*op, vec);
   }
   return std::max(peak, heldRegisters(v, vec));
+}
+
+namespace {
+void accColumns(const ir::Value &v, std::vector<std::pair<const ir::AccTile *, unsigned>> &out) {
+  if (v.kind == ir::Value::Kind::ElementIndex && v.acc && v.indexAxis == 1 &&
+      llvm::none_of(out, [&](const auto &e) { return e.first == v.acc; }))
+    out.push_back({v.acc, v.acc->registers() / 2});
+  for (const ir::ValuePtr &o : v.operands) accColumns(*o, out);
+}
+} // namespace
+
+void tilec::accIndexRegisters(const ir::Body &body, bool inLoop,
+                              std::vector<std::pair<const ir::AccTile *, unsigned>> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) accIndexRegisters(f->body, true, out);
+    if (!inLoop) continue;
+    if (auto *a = llvm::dyn_cast<ir::AccAssign>(s.get())) accColumns(*a->value, out);
+    else if (auto *w = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) accColumns(*w->value, out);
+    else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) accColumns(*r->value, out);
+  }
 }

@@ -94,6 +94,11 @@ void KernelEmitter::accLdsWrite(const AccLdsWrite &w, unsigned depth) {
   const LdsBuffer &b = *w.dst;
   markSource(depth, w.loc);
   line(depth) << "// " << sourceText(w.loc) << "\n";
+  if (w.forwarded) {
+    line(depth) << formatv("// Not written: the mma that reads {0} takes these values from acc {1}'s registers.\n",
+                           b.name, a.name);
+    return;
+  }
   line(depth) << formatv("// Each group of 4 values of acc {0} is 4 consecutive columns of one row: one {1}-byte LDS "
                          "write.\n",
                          a.name, kGroup * sizeOf(b.dtype));
@@ -127,6 +132,29 @@ void KernelEmitter::accRowsStore(const Store &st, unsigned depth) {
   storeAccess(*st.tensor, *st.row, *st.col, 1, a.rows, 1, valueExpr(v, 1), d);
   line(depth + 1) << "}\n";
   line(depth) << "}\n";
+}
+
+void KernelEmitter::forwardedFragments(const MMA &m, const std::string &step, unsigned d) {
+  const AccLdsWrite &w = *m.aFrom;
+  const AccTile &x = *w.value->acc;
+  const MFMAInstr &ins = *m.acc->instr;
+  unsigned runs = ins.kPerLane / 4, groups = ins.kGroups(), perBlock = x.instr->n / 4;
+  line(d) << formatv("// A is {0} in registers: run j of this lane's K values is run c = kk / 4 + {1} j + lane / {2} "
+                     "of the row, acc {3}'s values e .. e + 3 of block bj = c / {4} with e = 4 ((c % {4}) / {1}).\n",
+                     llvm::StringRef(sourceText(w.loc)).rtrim(" ;").split(" = ").second, groups, ins.m, x.name,
+                     perBlock);
+  if (x.blocksY() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi) {{\n", x.blocksY());
+  line(d + 1) << formatv("{0} a_run[{1}];\n", vecType(w.dst->dtype, 4), runs);
+  if (runs > 1) line(d + 1) << "#pragma unroll\n";
+  line(d + 1) << formatv("for (int j = 0; j < {0}; ++j) {{\n", runs);
+  line(d + 2) << formatv("const int c = kk / 4 + {0} * j;\n", groups);
+  line(d + 2) << formatv("const int bj = c / {0}, e = 4 * ((c % {0}) / {1});\n", perBlock, groups);
+  line(d + 2) << formatv("a_run[j] = {0};\n", valueExpr(*w.value, kGroup, /*top=*/true));
+  line(d + 1) << "}\n";
+  line(d + 1) << formatv("a_frag{0}[bi] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType,
+                         runs == 1 ? "a_run[0]" : "tilec::concat(a_run[0], a_run[1])");
+  line(d) << "}\n";
 }
 
 } // namespace tilec::hip

@@ -189,7 +189,14 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
     std::string at = formatv("{0} * {1} + {2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
                              buf.pitch(), kLane).str();
     std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", view.operandType, lds(buf, false), at).str();
-    if (view.scaled) {
+    if (!view.scaled && view.readsPerFragment() == 2) {
+      // K in runs of 4 (runsOfFour, an A from an accumulator's registers): two reads, the second run G x 4 further.
+      std::string run = vecType(buf.dtype, view.kRun());
+      value = formatv("__builtin_bit_cast({0}, tilec::concat(tilec::lds_load<{1}>({2}, {3}), tilec::lds_load<{1}>({2}, "
+                      "{3} + {4})))",
+                      view.operandType, run, lds(buf, false), at, view.kGroups() * view.kRun())
+                  .str();
+    } else if (view.scaled) {
       // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
       // 24-byte run of a 6-bit format as three 8-byte reads.
       std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
@@ -200,7 +207,8 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
     }
     line(d + 1) << formatv("{0}{1}[{2}] = {3};\n", frag, step, block, value);
   };
-  fragments(ins, "a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row", "k_lane");
+  if (m.aFrom) forwardedFragments(m, step, d);
+  else fragments(ins, "a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row", "k_lane");
   if (m.b->transposeReads) return transposingFragmentReads(m, step, d);
   fragments(insB, "b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col", &insB != &ins ? "k_lane_b" : "k_lane");
 }

@@ -169,6 +169,8 @@ private:
   void accAssign(const AccAssign &a, unsigned depth);
   void accLdsWrite(const AccLdsWrite &w, unsigned depth);
   void accRowsStore(const Store &st, unsigned depth);
+  /// The A fragments of an mma whose A comes from an accumulator's registers (MMA::aFrom), for instruction K step kk.
+  void forwardedFragments(const MMA &m, const std::string &step, unsigned depth);
   /// The loops over this lane's values of `a`, `step` values at a time (bi, bj, e); the caller writes the body.
   void accLoops(const AccTile &a, unsigned step, unsigned depth);
   /// row(a) or col(a) of value e of block (bi, bj), relative to the accumulator's origin; `vec` columns from e.

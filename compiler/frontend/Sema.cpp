@@ -14,6 +14,7 @@
 #include "codegen/ReservedNames.h"
 #include "frontend/KernelSema.h"
 #include "frontend/SemaGEMM.h"
+#include "passes/ForwardAccOperands.h"
 #include "passes/LdsTransposeReads.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -527,7 +528,9 @@ void KernelSema::warnings() {
   // accumulator was not declared, say) would make its buffers look unused.
   if (diags.errorCount() == errorsAtStart) sema::warnUnusedLds(*kernel, gemm, diags);
   if (diags.errorCount() == errorsAtStart) {
-    // How a buffer is stored decides its bank conflicts: choose the transposing reads first.
+    // How a buffer is stored decides its bank conflicts: forward accumulator values to the mmas that read them
+    // (the buffer goes; B is read in runs of 4), then choose the transposing reads.
+    forwardAccOperands(*kernel);
     useLdsTransposeReads(*kernel, target);
     sema::warnLdsBankConflicts(*kernel, target, diags);
   }

@@ -447,6 +447,11 @@ struct MMA : Stmt {
   /// attention), instead of adding to what it holds. A loop around it is not a K loop (its steps do not accumulate):
   /// it runs as a plain loop.
   bool restart = false;
+  /// A's fragments are the values of this write, computed from its accumulator's registers (`a` is the buffer it
+  /// would have filled; passes/ForwardAccOperands.h), in the K order of runs of 4 (runsOfFour) that the accumulator's
+  /// C/D layout holds them in; B is read in the same order. Null: A is read from LDS.
+  const struct AccLdsWrite *aFrom = nullptr;
+  std::string aFromWhy; ///< the decision in words, for the report
   static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
 };
 
@@ -515,6 +520,9 @@ struct AccLdsWrite : Stmt {
   AccLdsWrite(SMRange loc) : Stmt(Kind::AccLdsWrite, loc) {}
   const LdsBuffer *dst = nullptr;
   ValuePtr value;
+  /// The one mma that reads the buffer takes these values from the accumulator's registers instead
+  /// (passes/ForwardAccOperands.h): nothing is written, and the buffer is not declared.
+  bool forwarded = false;
   static bool classof(const Stmt *s) { return s->kind == Kind::AccLdsWrite; }
 };
 

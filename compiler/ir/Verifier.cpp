@@ -190,6 +190,14 @@ private:
         fail(s.loc, "a B operand of packed values is stored transposed");
       if (m.a->storedRows() != m.acc->rows || bColumns != m.acc->cols)
         fail(s.loc, "mma operands do not match the accumulator's shape");
+      if (m.aFrom) {
+        // A from an accumulator's registers: its lanes hold A's fragments in runs of 4 (passes/ForwardAccOperands.h).
+        const AccTile *x = m.aFrom->value->acc;
+        if (!m.aFrom->forwarded || m.aFrom->dst != m.a || m.a->used || ins->kRun() != 4 || !x || !x->instr ||
+            x->instr->m != ins->m || x->rows != m.acc->rows || x->wavesY != m.acc->wavesY || x->wavesX != 1 ||
+            m.acc->wavesX != 1 || x->cols != m.k)
+          fail(s.loc, "mma whose A comes from registers that do not hold its fragments");
+      }
       return;
     }
     }

@@ -215,3 +215,20 @@ const MFMAInstr &tilec::operandView(const MFMAInstr &ins, bool isB) {
   if (!isB || !ins.scaled || info(ins.a).values == info(ins.b).values) return ins;
   return *scaledVariant(*ins.scaled, ins.b, ins.b);
 }
+
+const MFMAInstr &tilec::runsOfFour(const MFMAInstr &ins) {
+  if (ins.kRun() == 4 || ins.scaled || ins.kPerLane % 4 != 0) return ins;
+  // One variant per table entry, made on first use (the table is fixed, so the addresses stay valid).
+  static const std::vector<MFMAInstr> variants = [] {
+    std::vector<MFMAInstr> out;
+    for (const MFMAInstr &t : allMFMA()) {
+      MFMAInstr v = t;
+      v.chunk = 4;
+      out.push_back(v);
+    }
+    return out;
+  }();
+  for (const MFMAInstr &v : variants)
+    if (v.name == ins.name) return v;
+  return ins;
+}

@@ -153,6 +153,13 @@ const MFMAInstr *scaledVariant(const ScaledMFMAInstr &ins, DType a, DType b);
 /// column width), for a B whose elements hold another number of K values (fp4x2 B with an fp8 A, say) the variant
 /// whose numbers count B's elements (its k, kPerLane and runs).
 const MFMAInstr &operandView(const MFMAInstr &ins, bool isB);
+/// `ins` with its lane's K values taken in runs of 4: run c of a K step (K values 4c .. 4c + 3) in lane group c % G at
+/// elements 4 (c / G) .. + 3, the order in which an accumulator's C/D layout of the same block height holds a row's
+/// columns (16 x 16: 4 per lane group and block; 32 x 32: 4 per lane group and group of 8). The product is the same
+/// for any order of K common to A and B; with this one an accumulator's values are the A operand of the next mma
+/// without leaving registers (passes/ForwardAccOperands.h), and B is read in runs of 4. `ins` itself where its lane's
+/// K values are one run of 4 already.
+const MFMAInstr &runsOfFour(const MFMAInstr &ins);
 /// The lane whose scale register holds the scale of row i of A (column i of B) for K block `block`: i + m * block.
 unsigned laneOfScale(const ScaledMFMAInstr &ins, unsigned i, unsigned block);
 

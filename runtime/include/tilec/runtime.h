@@ -171,6 +171,11 @@ template <int N, typename V> TILEC_DEVICE auto slice(const V &v, int first) {
 
 /// Two 4-dword halves as one 8-dword operand (a scaled MFMA's A or B: two 16-byte LDS reads of an 8-bit format, or
 /// the 16 bytes of fp4 values and zeros).
+/// Two vectors of 4 as one of 8 (the runs of 4 K values of an A or B fragment, runsOfFour).
+template <typename V> TILEC_DEVICE auto concat(V lo, V hi) {
+  static_assert(sizeof(lo) / sizeof(lo[0]) == 4, "runs of 4");
+  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+}
 TILEC_DEVICE i32x8 concat(i32x4 lo, i32x4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
 /// Four 2-dword pieces as one 8-dword operand (a scaled MFMA's B from transposing LDS reads: four of an 8-bit format,
 /// or two of fp4 values and zeros).
