@@ -140,16 +140,18 @@ void KernelEmitter::forwardedFragments(const MMA &m, const std::string &step, un
   const MFMAInstr &ins = *m.acc->instr;
   unsigned runs = ins.kPerLane / 4, groups = ins.kGroups(), perBlock = x.instr->n / 4;
   line(d) << formatv("// A is {0} in registers: run j of this lane's K values is run c = kk / 4 + {1} j + lane / {2} "
-                     "of the row, acc {3}'s values e .. e + 3 of block bj = c / {4} with e = 4 ((c % {4}) / {1}).\n",
+                     "of the row, acc {3}'s values e .. e + 3 of block bj = c / {4}{5}.\n",
                      llvm::StringRef(sourceText(w.loc)).rtrim(" ;").split(" = ").second, groups, ins.m, x.name,
-                     perBlock);
+                     perBlock, perBlock == groups ? " (e = 0: one run per block and lane)"
+                                                  : formatv(" with e = 4 ((c % {0}) / {1})", perBlock, groups).str());
   if (x.blocksY() > 1) line(d) << "#pragma unroll\n";
   line(d) << formatv("for (int bi = 0; bi < {0}; ++bi) {{\n", x.blocksY());
   line(d + 1) << formatv("{0} a_run[{1}];\n", vecType(w.dst->dtype, 4), runs);
   if (runs > 1) line(d + 1) << "#pragma unroll\n";
   line(d + 1) << formatv("for (int j = 0; j < {0}; ++j) {{\n", runs);
   line(d + 2) << formatv("const int c = kk / 4 + {0} * j;\n", groups);
-  line(d + 2) << formatv("const int bj = c / {0}, e = 4 * ((c % {0}) / {1});\n", perBlock, groups);
+  if (perBlock == groups) line(d + 2) << formatv("const int bj = c / {0}, e = 0;\n", perBlock); // a run per block
+  else line(d + 2) << formatv("const int bj = c / {0}, e = 4 * ((c % {0}) / {1});\n", perBlock, groups);
   line(d + 2) << formatv("a_run[j] = {0};\n", valueExpr(*w.value, kGroup, /*top=*/true));
   line(d + 1) << "}\n";
   line(d + 1) << formatv("a_frag{0}[bi] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType,

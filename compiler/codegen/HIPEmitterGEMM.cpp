@@ -161,7 +161,7 @@ void KernelEmitter::mmaHeader(const MMA &m, unsigned depth) {
                                                         ins.k, a.blocksY(), a.blocksX(), ins.name);
   line(depth) << "// B's fragment goes first: each MFMA computes its block of c transposed, so a lane holds rows of c "
                  "(4 consecutive columns per 4 values), which the store writes as vectors.\n";
-  if (&swapped != &ins)
+  if (swapped.name != ins.name)
     line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
 }
 

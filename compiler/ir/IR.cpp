@@ -280,7 +280,8 @@ private:
       auto &w = cast<AccLdsWrite>(s);
       os << "%" << w.dst->name << " = lds_write ";
       value(*w.value);
-      os << "  // in %" << w.value->acc->name << "'s C/D layout\n";
+      os << "  // in %" << w.value->acc->name << "'s C/D layout" << (w.forwarded ? ", forwarded to the mma in registers" : "")
+         << "\n";
       return;
     }
     case Stmt::Kind::ReducedAssign: {
@@ -292,8 +293,9 @@ private:
     }
     case Stmt::Kind::MMA: {
       auto &m = cast<MMA>(s);
-      os << "%" << m.acc->name << (m.restart ? " = mma(%" : " += mma(%") << m.a->name << ", %" << m.b->name << ") k " << m.k << " with "
-         << m.acc->instr->name << "\n";
+      os << "%" << m.acc->name << (m.restart ? " = mma(%" : " += mma(%") << m.a->name << (m.aFrom ? " in registers" : "")
+         << ", %" << m.b->name << ") k " << m.k << " with " << m.acc->instr->name
+         << (m.acc->instr->chunk == 4 && !m.acc->instr->scaled ? ", K in runs of 4" : "") << "\n";
       return;
     }
     }
