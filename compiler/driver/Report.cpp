@@ -48,6 +48,14 @@ void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = t
   }
 }
 
+/// The mmas whose A comes from an accumulator's registers (passes/ForwardAccOperands), and why.
+void forwardedOperands(const ir::Body &body, std::vector<const ir::MMA *> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) forwardedOperands(f->body, out);
+    else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && m->aFrom) out.push_back(m);
+  }
+}
+
 /// The reductions of a body in statement order (loops included).
 void reductions(const ir::Body &body, std::vector<const ir::Reduce *> &out) {
   for (const ir::StmtPtr &s : body) {
@@ -71,6 +79,11 @@ const char *stepName(ir::CrossLaneStep::Kind k) {
 void writeReductions(const ir::Kernel &k, llvm::json::OStream &json) {
   std::vector<const ir::Reduce *> rs;
   reductions(k.body, rs);
+  std::vector<const ir::MMA *> forwarded;
+  forwardedOperands(k.body, forwarded);
+  json.attributeArray("operands_in_registers", [&] {
+    for (const ir::MMA *m : forwarded) json.value(m->aFromWhy);
+  });
   json.attributeArray("reductions", [&] {
     for (const ir::Reduce *r : rs)
       json.object([&] {
@@ -388,6 +401,9 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     kLoops(k->body, loops);
     for (const ir::For *f : loops) printKLoop(*k, *f, os);
     printReductions(k->body, os);
+    std::vector<const ir::MMA *> forwarded;
+    forwardedOperands(k->body, forwarded);
+    for (const ir::MMA *m : forwarded) os << "  " << m->acc->name << " += mma(...): " << m->aFromWhy << "\n";
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
