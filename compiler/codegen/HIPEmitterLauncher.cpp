@@ -214,6 +214,19 @@ void KernelEmitter::launcher(bool twoKernels) {
     if (tensor->stride && (tensor->stride->isSymbol() || tensor->cols.isSymbol()))
       line(1) << formatv("if ({0} < {1}) return hipErrorInvalidValue;  // {2}'s rows are {0} elements apart\n",
                          extentExpr(*tensor->stride), extentExpr(tensor->cols), tensor->name);
+  // A tensor shared by groups of G matrices has the grid's batch / G of them.
+  std::map<std::string, std::string> groups; // the check -> the tensors it covers
+  std::vector<std::string> order;
+  for (const auto &tensor : k.tensors)
+    if (tensor->rank == 3 && tensor->batchGroup > 1 && (tensor->batch.isSymbol() || g.batch.isSymbol())) {
+      std::string check = formatv("if ({0} != {1} * {2}) return hipErrorInvalidValue;", extentExpr(g.batch),
+                                  extentExpr(tensor->batch), tensor->batchGroup);
+      auto [it, fresh] = groups.try_emplace(check, tensor->name);
+      if (fresh) order.push_back(check);
+      else it->second += " and " + tensor->name;
+    }
+  for (const std::string &check : order)
+    line(1) << check << "  // " << groups[check] << ": one matrix per group of the batch\n";
   std::string empty;
   for (const Extent *e : {&g.batch, &g.rows, &g.cols})
     if (e->isSymbol()) empty += (empty.empty() ? "" : " || ") + e->symbol + " == 0";

@@ -131,10 +131,17 @@ std::string KernelEmitter::tensorBytes(const Tensor &tensor, const char *type) c
 }
 
 void KernelEmitter::batchPrologue() {
-  line(1) << "// Workgroup id z picks the matrix: every 3-D tensor is read and written in matrix block_batch.\n";
+  bool grouped = false;
+  for (const auto &tensor : k.tensors) grouped |= tensor->batchGroup > 1;
+  line(1) << "// Workgroup id z picks the matrix: every 3-D tensor is read and written in matrix block_batch"
+          << (grouped ? " (block_batch / G for one shared by groups of G)" : "") << ".\n";
   line(1) << "const int block_batch = __builtin_amdgcn_workgroup_id_z();\n";
   for (const auto &tensor : k.tensors)
-    if (tensor->rank == 3)
+    if (tensor->rank == 3 && tensor->batchGroup > 1)
+      line(1) << formatv("{0} += static_cast<long>(block_batch / {3}) * {1} * {2};  // one matrix per {3} of the "
+                         "batch\n",
+                         tensor->name, extentExpr(tensor->rows), extentExpr(tensor->rowStride()), tensor->batchGroup);
+    else if (tensor->rank == 3)
       line(1) << formatv("{0} += static_cast<long>(block_batch) * {1} * {2};  // matrices of {1} x {2} elements\n",
                          tensor->name, extentExpr(tensor->rows), extentExpr(tensor->rowStride()));
 }

@@ -99,8 +99,12 @@ private:
                                           std::vector<std::pair<std::string, llvm::SMRange>> &dims);
   /// The grid tile of `grid over t tile [...]` for t's rank: [c], [r, c] or [1, r, c].
   bool gridShape(const ast::GridStmt &g, const ir::Tensor &t);
-  /// Every 3-D tensor needs a grid over a 3-D tensor with the same batch.
+  /// Every 3-D tensor needs a grid over a 3-D tensor (at the declarations) with the same batch, or the grid's batch
+  /// / G for one read as matrix block.batch / G (after the statements, which name the groups).
   void checkBatches();
+  void checkBatchExtents();
+  /// The group G of each 3-D tensor's windows `[block.batch / G, ...]` (1 for block.batch), where first named.
+  llvm::StringMap<std::pair<unsigned, llvm::SMRange>> batchGroups;
   /// A window's indices for the tensor's rank: [i] or [block] (1-D); [row, col] or [block]; for a 3-D tensor also
   /// [block.batch, row, col].
   bool windowOfRank(const ast::Window &w, const ir::Tensor &tensor, ir::IndexPtr &row, ir::IndexPtr &col);

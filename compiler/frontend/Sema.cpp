@@ -81,6 +81,7 @@ std::unique_ptr<ir::Kernel> KernelSema::run(const ast::Kernel &ak) {
   inferReducedSources(ak);
   resolveAutoAccs(ak.body);
   for (const ast::StmtPtr &s : ak.body) append(kernel->body, statement(*s, /*topLevel=*/true));
+  checkBatchExtents();
   sema::checkOperandOrientation(gemm, diags);
   sema::checkScaledWindows(gemm, diags);
   warnings();

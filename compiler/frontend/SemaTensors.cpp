@@ -148,12 +148,29 @@ void KernelSema::checkBatches() {
                                   "3-D tensor ('grid over T tile [1, rows, cols];') so that each workgroup has a "
                                   "matrix of the batch",
                                   t->name, t->shapeText(), rankName(g->rank), g->name, g->shapeText()));
-    } else if (t->batch.text() != g->batch.text()) {
+    }
+  }
+}
+
+void KernelSema::checkBatchExtents() {
+  const ir::Tensor *g = kernel->gridTensor;
+  if (!g || g->rank != 3) return;
+  for (const auto &t : kernel->tensors) {
+    if (t->rank != 3 || t.get() == g) continue;
+    unsigned G = t->batchGroup;
+    // Shared by groups of G matrices: constant extents must say so; symbols are checked by the launcher.
+    bool constants = !t->batch.isSymbol() && !g->batch.isSymbol();
+    if (G == 1 ? t->batch.text() == g->batch.text() : !constants || t->batch.value * G == g->batch.value) continue;
+    if (G == 1)
       diags.error(t->loc, formatv("tensor '{0}' has a batch of {1}, but the grid's tensor '{2}' has {3}; every 3-D "
                                   "tensor of a kernel has the grid's batch (workgroup z reads and writes matrix z of "
-                                  "each)",
+                                  "each), unless its windows name a group: [block.batch / G, row, col] reads matrix "
+                                  "z / G (grouped-query attention's K and V)",
                                   t->name, t->batch.text(), g->name, g->batch.text()));
-    }
+    else
+      diags.error(t->loc, formatv("tensor '{0}' is read as matrix block.batch / {1}, so its batch is the grid's {2} / "
+                                  "{1} = {3}, but it is {4}",
+                                  t->name, G, g->batch.value, g->batch.value / G, t->batch.value));
   }
 }
 
@@ -184,13 +201,32 @@ bool KernelSema::windowOfRank(const ast::Window &w, const ir::Tensor &tensor, ir
   }
   size_t at = 0;
   if (tensor.rank == 3 && w.indices.size() == 3) {
-    auto *m = dyn_cast<ast::MemberExpr>(w.indices[0].get());
-    if (!m || m->base.name != "block" || m->member.name != "batch") {
-      diags.error(w.indices[0]->range, formatv("the first index of a window of 3-D tensor '{0}' is block.batch: a "
-                                               "workgroup reads and writes the matrix of its batch (grid z)",
+    // block.batch, or block.batch / G for a tensor shared by groups of G matrices.
+    const ast::Expr *first = w.indices[0].get();
+    unsigned group = 1;
+    auto *div = dyn_cast<ast::BinaryExpr>(first);
+    if (div && div->op == ast::BinaryOp::Div)
+      if (auto *g = dyn_cast<ast::IntExpr>(div->rhs.get()); g && g->value >= 1 && g->value <= 1024)
+        first = div->lhs.get(), group = static_cast<unsigned>(g->value);
+    auto *m = dyn_cast<ast::MemberExpr>(first);
+    if (!m || m->base.name != "block" || m->member.name != "batch" || (div && group == 1 && first != m)) {
+      diags.error(w.indices[0]->range, formatv("the first index of a window of 3-D tensor '{0}' is block.batch (a "
+                                               "workgroup reads and writes the matrix of its batch, grid z) or "
+                                               "block.batch / G with G a literal (a matrix shared by G workgroups' "
+                                               "batches: grouped-query attention's K and V)",
                                                tensor.name));
       return false;
     }
+    auto &t = const_cast<ir::Tensor &>(tensor);
+    auto [it, fresh] = batchGroups.try_emplace(tensor.name, group, w.indices[0]->range);
+    if (!fresh && it->second.first != group) {
+      diags.error(w.indices[0]->range, formatv("tensor '{0}' is read as matrix block.batch / {1} here and block.batch "
+                                               "/ {2} before; a workgroup reads one matrix of each tensor",
+                                               tensor.name, group, it->second.first));
+      diags.note(it->second.second, "the other window is here");
+      return false;
+    }
+    t.batchGroup = group;
     at = 1;
   }
   if (w.indices.size() - at != 2) {

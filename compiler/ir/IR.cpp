@@ -140,6 +140,7 @@ private:
     bool first = true;
     for (const auto &t : k.tensors) {
       os << (first ? "" : ", ") << "%" << t->name << ": global " << name(t->dtype) << t->shapeText()
+         << (t->batchGroup > 1 ? " matrix block.batch / " + std::to_string(t->batchGroup) : "")
          << (t->isRead ? " read" : "") << (t->isWritten ? " written" : "");
       first = false;
     }

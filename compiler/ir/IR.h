@@ -47,6 +47,9 @@ struct Tensor {
   Extent batch;          ///< rank 3: the number of matrices
   Extent rows, cols;
   std::optional<Extent> stride; ///< `stride s`
+  /// A 3-D tensor shared by groups of the grid's matrices (grouped-query attention's K and V, one per G query heads):
+  /// workgroup z reads its matrix z / batchGroup. Set by windows `[block.batch / G, row, col]`; 1 otherwise.
+  unsigned batchGroup = 1;
   bool isRead = false, isWritten = false;
   SMRange loc;
   const Extent &rowStride() const { return stride ? *stride : cols; }

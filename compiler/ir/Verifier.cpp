@@ -20,7 +20,7 @@ public:
       fail(k.loc, llvm::formatv("workgroup size {0} is not whole waves within the target's limit", k.workgroupSize));
     if (!k.gridTensor || k.gridTileRows == 0 || (k.gridTileCols == 0) != k.gridWholeRows) fail(k.loc, "kernel has no grid");
     for (const auto &t : k.tensors)
-      if (t->rank == 3 && (!k.batched || t->batch.text() != k.gridTensor->batch.text()))
+      if (t->rank == 3 && (!k.batched || (t->batchGroup == 1 && t->batch.text() != k.gridTensor->batch.text())))
         fail(t->loc, "a 3-D tensor outside a grid over its batch");
     for (const auto &t : k.tiles) tile(*t);
     body(k.body);

@@ -1,8 +1,10 @@
-// Attention forward (examples/attention_fwd_*.tile) on the emulator against a double-precision reference:
-// O = softmax(Q K^T * c) V row by row, with c = scale / log2(e) (the kernel's exponentials are exp2 of s * scale).
+// Attention forward (examples/attention_*.tile) on the emulator against a double-precision reference:
+// O = softmax(Q K^T * c) V row by row, with c = scale / log2(e) (the kernels' exponentials are exp2 of s * scale).
 // Query and key counts that are not multiples of the blocks (M = 1, 100, 130; T = 1, 63, 64, 100, 200) test the
 // masked columns past T and the rows past M. Q, K, V are f16 patterns; O is f16, so each element must be within
 // 2^-9 of the reference relative to the largest |V| (P is rounded to f16 before P V, the output to f16).
+// With GROUP defined (attention_gqa_f16): H = 8 query heads, Hkv = H / GROUP K/V heads (head z reads K/V head
+// z / GROUP), and with CAUSAL query row r sees keys 0 .. r only.
 #include "check.h"
 
 #ifndef HEAD_DIM
@@ -14,41 +16,81 @@
 #define LAUNCH_NAME(k) launch_##k
 #define LAUNCH(k) LAUNCH_NAME(k)
 
+#ifdef GROUP
+extern "C" hipError_t LAUNCH(KERNEL)(const _Float16 *Q, const _Float16 *K, const _Float16 *V, _Float16 *O,
+                                     float scale, int H, int M, int Hkv, int T, hipStream_t stream);
+#else
 extern "C" hipError_t LAUNCH(KERNEL)(const _Float16 *Q, const _Float16 *K, const _Float16 *V, _Float16 *O,
                                      float scale, int M, int T, hipStream_t stream);
+#endif
+
+/// One head: the reference output of M query rows against T keys.
+static void reference(const _Float16 *q, const _Float16 *k, const _Float16 *v, int M, int T, int D, bool causal,
+                      double *out) {
+  const double c = 1.0 / std::sqrt(double(D));
+  for (int r = 0; r < M; ++r) {
+    int keys = causal ? std::min(T, r + 1) : T;
+    std::vector<double> s(keys);
+    double mx = -INFINITY, sum = 0;
+    for (int j = 0; j < keys; ++j) {
+      double dot = 0;
+      for (int d = 0; d < D; ++d) dot += double(q[size_t(r) * D + d]) * double(k[size_t(j) * D + d]);
+      s[j] = dot * c;
+      mx = std::fmax(mx, s[j]);
+    }
+    for (int j = 0; j < keys; ++j) sum += (s[j] = std::exp(s[j] - mx));
+    for (int d = 0; d < D; ++d) {
+      double o = 0;
+      for (int j = 0; j < keys; ++j) o += s[j] * double(v[size_t(j) * D + d]);
+      out[size_t(r) * D + d] = keys ? o / sum : 0;
+    }
+  }
+}
 
 int main() {
   const int D = HEAD_DIM;
+#ifdef GROUP
+  const int H = 8, G = GROUP, Hkv = H / G;
+#else
+  const int H = 1, Hkv = 1;
+#endif
+#ifdef CAUSAL
+  const bool causal = true;
+#else
+  const bool causal = false;
+#endif
   Runs runs;
   for (int M : {1, 100, 130})
     for (int T : {1, 63, 64, 100, 200}) {
-      std::vector<_Float16> q = halfPattern(size_t(M) * D, M + 7, 2.0f), k = halfPattern(size_t(T) * D, T + 11, 2.0f),
-                            v = halfPattern(size_t(T) * D, T + 13, 4.0f);
-      const double c = 1.0 / std::sqrt(double(D));
-      const float scale = float(c * 1.4426950408889634); // c * log2(e)
-      std::vector<double> want(size_t(M) * D);
-      for (int r = 0; r < M; ++r) {
-        std::vector<double> s(T);
-        double mx = -INFINITY, sum = 0;
-        for (int j = 0; j < T; ++j) {
-          double dot = 0;
-          for (int d = 0; d < D; ++d) dot += double(q[size_t(r) * D + d]) * double(k[size_t(j) * D + d]);
-          s[j] = dot * c;
-          mx = std::fmax(mx, s[j]);
-        }
-        for (int j = 0; j < T; ++j) sum += (s[j] = std::exp(s[j] - mx));
-        for (int d = 0; d < D; ++d) {
-          double o = 0;
-          for (int j = 0; j < T; ++j) o += s[j] * double(v[size_t(j) * D + d]);
-          want[size_t(r) * D + d] = o / sum;
-        }
+      if (causal && T < M) continue; // a decoder's self-attention: every query has its key (M <= T)
+      std::vector<_Float16> q = halfPattern(size_t(H) * M * D, M + 7, 2.0f),
+                            k = halfPattern(size_t(Hkv) * T * D, T + 11, 2.0f),
+                            v = halfPattern(size_t(Hkv) * T * D, T + 13, 4.0f);
+      const float scale = float(1.0 / std::sqrt(double(D)) * 1.4426950408889634); // c * log2(e)
+      std::vector<double> want(size_t(H) * M * D);
+      for (int z = 0; z < H; ++z) {
+        size_t kv = size_t(z / (H / Hkv)) * T * D;
+        reference(&q[size_t(z) * M * D], &k[kv], &v[kv], M, T, D, causal, &want[size_t(z) * M * D]);
       }
-      DeviceBuffer<_Float16> dq(q), dk(k), dv(v), dout(size_t(M) * D);
+      DeviceBuffer<_Float16> dq(q), dk(k), dv(v), dout(want.size());
+#ifdef GROUP
+      hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, H, M, Hkv, T, nullptr);
+#else
       hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, M, T, nullptr);
+#endif
       std::vector<_Float16> got = dout.download();
       int bad = compare("O", got, want, D, [](_Float16 g, double w) { return std::fabs(double(g) - w) <= 4.0 / 512; });
       runs.record("attention", M, T, e, bad);
     }
-  std::printf("attention (d = %d): %d of %d runs correct\n", D, runs.runs - runs.failures, runs.runs);
+#ifdef GROUP
+  // The launcher refuses K/V heads that are not H / GROUP.
+  {
+    DeviceBuffer<_Float16> d(size_t(H) * 64 * D);
+    hipError_t e = LAUNCH(KERNEL)(d.ptr, d.ptr, d.ptr, d.ptr, 1.0f, H, 64, Hkv + 1, 64, nullptr);
+    std::printf("Hkv = %d with H = %d: %s\n", Hkv + 1, H, hipGetErrorString(e));
+  }
+#endif
+  std::printf("attention (d = %d%s%s): %d of %d runs correct\n", D, causal ? ", causal" : "",
+              H > 1 ? ", grouped heads" : "", runs.runs - runs.failures, runs.runs);
   return runs.failures != 0;
 }
