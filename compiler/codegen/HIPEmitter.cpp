@@ -296,12 +296,36 @@ static void assignedReduced(const Body &body, llvm::SmallPtrSet<const ReducedTil
 }
 
 void KernelEmitter::plainLoop(const For &f, unsigned depth) {
-  line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower), index(*f.upper),
-                         index(*f.step));
-  loopAssigned.emplace_back();
-  assignedReduced(f.body, loopAssigned.back());
-  for (const StmtPtr &b : f.body) stmt(*b, depth + 1);
-  loopAssigned.pop_back();
+  auto body = [&](unsigned d) {
+    loopAssigned.emplace_back();
+    assignedReduced(f.body, loopAssigned.back());
+    for (const StmtPtr &b : f.body) stmt(*b, d);
+    loopAssigned.pop_back();
+  };
+  std::set<const AccAssign *> masks;
+  std::string maskFree = maskFreeSteps(f, masks);
+  if (maskFree.empty()) {
+    line(depth) << formatv("for (int {0} = {1}; {0} < {2}; {0} += {3}) {{\n", f.var, index(*f.lower),
+                           index(*f.upper), index(*f.step));
+    body(depth + 1);
+    line(depth) << "}\n";
+    return;
+  }
+  // The steps where every mask holds for all its values run first without the selects (the key blocks inside T and
+  // below a causal diagonal); the others, from the first step where one does not, with them.
+  line(depth) << "{\n";
+  line(depth + 1) << formatv("int {0} = {1};\n", f.var, index(*f.lower));
+  line(depth + 1) << formatv("// The steps where the masks select nothing: {0}.\n", maskFree);
+  line(depth + 1) << formatv("for (; {0} < {1} && {2}; {0} += {3}) {{\n", f.var, index(*f.upper), maskFree,
+                             index(*f.step));
+  unmasked = masks;
+  body(depth + 2);
+  unmasked.clear();
+  line(depth + 1) << "}\n";
+  line(depth + 1) << "// The other steps, masked.\n";
+  line(depth + 1) << formatv("for (; {0} < {1}; {0} += {2}) {{\n", f.var, index(*f.upper), index(*f.step));
+  body(depth + 2);
+  line(depth + 1) << "}\n";
   line(depth) << "}\n";
 }
 

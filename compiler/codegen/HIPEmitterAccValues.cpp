@@ -77,15 +77,88 @@ void KernelEmitter::reduceAccRows(const Reduce &r, unsigned depth) {
   line(depth) << "}\n";
 }
 
+/// `x + y` or `x - y`, without a 0 term, in parentheses.
+static std::string add(const std::string &x, const std::string &y, char op) {
+  if (y == "0") return x;
+  if (x == "0" && op == '+') return y;
+  return "(" + x + " " + op + " " + y + ")";
+}
+
+std::optional<std::pair<std::string, std::string>> KernelEmitter::accRange(const Value &v, const AccTile &a) {
+  using Range = std::pair<std::string, std::string>;
+  if (v.dtype != DType::I32 || v.predicate) return std::nullopt;
+  if (!v.isTile) {
+    std::string e = v.kind == Value::Kind::IndexRef ? index(*v.row) : valueExpr(v, 1);
+    if (e.find(' ') != std::string::npos) e = "(" + e + ")";
+    return Range{e, e};
+  }
+  if (v.kind == Value::Kind::ElementIndex && v.acc == &a)
+    return Range{"0", std::to_string((v.indexAxis == 0 ? a.rows : a.cols) - 1)}; // the accumulator's rows (columns)
+  if (v.kind == Value::Kind::Unary && v.op == ValueOp::Neg) {
+    auto r = accRange(*v.operands[0], a);
+    if (!r) return std::nullopt;
+    return Range{"-" + r->second, "-" + r->first};
+  }
+  if (v.kind != Value::Kind::Binary) return std::nullopt;
+  auto l = accRange(*v.operands[0], a), r = accRange(*v.operands[1], a);
+  if (!l || !r) return std::nullopt;
+  auto both = [](const char *f, const std::string &x, const std::string &y) {
+    return formatv("{0}({1}, {2})", f, x, y).str();
+  };
+  switch (v.op) {
+  case ValueOp::Add: return Range{add(l->first, r->first, '+'), add(l->second, r->second, '+')};
+  case ValueOp::Sub: return Range{add(l->first, r->second, '-'), add(l->second, r->first, '-')};
+  case ValueOp::Min:
+    return Range{both("__builtin_elementwise_min", l->first, r->first),
+                 both("__builtin_elementwise_min", l->second, r->second)};
+  case ValueOp::Max:
+    return Range{both("__builtin_elementwise_max", l->first, r->first),
+                 both("__builtin_elementwise_max", l->second, r->second)};
+  default: return std::nullopt;
+  }
+}
+
+std::string KernelEmitter::holdsForAll(const Value &c, const AccTile &a) {
+  if (c.kind != Value::Kind::Binary || !isComparison(c.op)) return "";
+  auto l = accRange(*c.operands[0], a), r = accRange(*c.operands[1], a);
+  if (!l || !r) return "";
+  switch (c.op) {
+  case ValueOp::Lt: return l->second + " < " + r->first;
+  case ValueOp::Le: return l->second + " <= " + r->first;
+  case ValueOp::Gt: return l->first + " > " + r->second;
+  case ValueOp::Ge: return l->first + " >= " + r->second;
+  default: return "";
+  }
+}
+
 void KernelEmitter::accAssign(const AccAssign &a, unsigned depth) {
   const AccTile &acc = *a.dst;
   markSource(depth, a.loc);
   line(depth) << "// " << sourceText(a.loc) << "\n";
   line(depth) << formatv("// In place, each of this lane's {0} values of {1} (row lane % {2} of each block).\n",
                          acc.registers(), acc.name, acc.instr->m);
+  // In the steps of a loop where the select's condition holds for every value (KernelEmitter::splitMasks), its first
+  // value alone.
+  const Value &v = unmasked.count(&a) ? *a.value->operands[1] : *a.value;
+  if (&v != a.value.get()) line(depth) << "// Its condition holds for every value in these steps: no select.\n";
   accLoops(acc, 1, depth);
   os << "\n";
-  line(depth + 3) << formatv("{0}[bi][bj][e] = {1};\n", acc.name, valueExpr(*a.value, 1));
+  line(depth + 3) << formatv("{0}[bi][bj][e] = {1};\n", acc.name, valueExpr(v, 1));
+}
+
+std::string KernelEmitter::maskFreeSteps(const For &f, std::set<const AccAssign *> &masks) {
+  std::vector<std::string> conds;
+  for (const StmtPtr &s : f.body) {
+    auto *a = llvm::dyn_cast<AccAssign>(s.get());
+    if (!a || a->value->kind != Value::Kind::Select) continue;
+    std::string c = holdsForAll(*a->value->operands[0], *a->dst);
+    if (c.empty()) continue;
+    masks.insert(a);
+    if (!llvm::is_contained(conds, c)) conds.push_back(c);
+  }
+  std::string all;
+  for (const std::string &c : conds) all += (all.empty() ? "" : " && ") + c;
+  return all;
 }
 
 void KernelEmitter::accLdsWrite(const AccLdsWrite &w, unsigned depth) {

@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <array>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,17 @@ private:
   void accRowsStore(const Store &st, unsigned depth);
   /// The A fragments of an mma whose A comes from an accumulator's registers (MMA::aFrom), for instruction K step kk.
   void forwardedFragments(const MMA &m, const std::string &step, unsigned depth);
+  /// The least and greatest value of i32 value `v` over the values of `a` (uniform sub-expressions, row(a) and col(a),
+  /// +, -, min, max), as expressions: interval arithmetic, sound but not always tight; nullopt otherwise.
+  std::optional<std::pair<std::string, std::string>> accRange(const Value &v, const AccTile &a);
+  /// A condition, uniform across the workgroup, under which comparison `c` holds for every value of `a`; empty when
+  /// none is known.
+  std::string holdsForAll(const Value &c, const AccTile &a);
+  /// The masks of loop `f` (`acc = select(c, x, y)` in its body) whose condition holds for every value in some steps
+  /// (a key block inside T, below the causal diagonal), into `masks`, and the condition of those steps ("" if none).
+  std::string maskFreeSteps(const For &f, std::set<const AccAssign *> &masks);
+  /// The masks being written without their select (plainLoop's first loop).
+  std::set<const AccAssign *> unmasked;
   /// The loops over this lane's values of `a`, `step` values at a time (bi, bj, e); the caller writes the body.
   void accLoops(const AccTile &a, unsigned step, unsigned depth);
   /// row(a) or col(a) of value e of block (bi, bj), relative to the accumulator's origin; `vec` columns from e.
