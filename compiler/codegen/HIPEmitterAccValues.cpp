@@ -140,6 +140,10 @@ void KernelEmitter::accAssign(const AccAssign &a, unsigned depth) {
   // In the steps of a loop where the select's condition holds for every value (KernelEmitter::splitMasks), its first
   // value alone.
   const Value &v = unmasked.count(&a) ? *a.value->operands[1] : *a.value;
+  if (&v != a.value.get() && v.kind == Value::Kind::AccRef && v.acc == &acc) {
+    line(depth) << formatv("// Its condition holds for every value in these steps: {0} is unchanged.\n", acc.name);
+    return;
+  }
   if (&v != a.value.get()) line(depth) << "// Its condition holds for every value in these steps: no select.\n";
   accLoops(acc, 1, depth);
   os << "\n";
