@@ -72,6 +72,14 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
     e.flopsPerWaveIteration += use.count * 2.0 * macs;
     peakFlopsPerClockPerSimd = std::max(peakFlopsPerClockPerSimd, 2.0 * macs / cycles);
   }
+  for (const std::string &ins : loop.instructions) {
+    llvm::StringRef m = llvm::StringRef(ins).ltrim().split(' ').first.split('\t').first;
+    if (!m.starts_with("v_") || m.starts_with("v_mfma")) continue;
+    unsigned passes = Target::valuPasses(m);
+    ++e.valuInstructions;
+    e.transcendentals += passes > 1;
+    e.valuPasses += passes;
+  }
   // The passes llvm-mca missed hold the MFMA pipe too: the loop takes at least as long as its true passes.
   cyclesPerIteration = std::max(cyclesPerIteration, static_cast<double>(e.mfmaPasses));
   e.cyclesPerIteration = cyclesPerIteration;

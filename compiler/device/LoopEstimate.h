@@ -37,6 +37,10 @@ struct LoopEstimate {
   double estimateTflopsPerCU = 0; ///< estimateTflops / CUs
   const char *bound = "";        ///< "MFMA issue", "global memory" or "LDS"
   std::string unknownMFMA;       ///< an MFMA mnemonic the table lacks (then no estimate)
+  /// The loop's other vector ALU work: instructions, and their passes (Target::valuPasses; the transcendentals of a
+  /// softmax at 4 each). A SIMD issues VALU and MFMA work of different waves side by side, so with enough waves the
+  /// larger of valuPasses and mfmaPasses bounds the loop; one wave alone takes MCA's cycles.
+  unsigned valuInstructions = 0, transcendentals = 0, valuPasses = 0;
 };
 
 /// The estimate for `loop` of `kernel` on `target`; nullopt when the kernel has no K loop in the IR.

@@ -76,6 +76,14 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
     os << formatv("    (MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
                   "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles)\n",
                   e.passesMCAMisses, e.mfmaPasses, e.cyclesPerIteration);
+  if (e.valuInstructions)
+    os << formatv("    VALU: {0} instructions, {1} passes{2} against {3} MFMA passes: {4}\n", e.valuInstructions,
+                  e.valuPasses,
+                  e.transcendentals ? formatv(" ({0} transcendental at 4 passes, quarter rate)", e.transcendentals).str()
+                                    : std::string(),
+                  e.mfmaPasses,
+                  e.valuPasses > e.mfmaPasses ? "the VALU bounds the loop even with waves overlapping it and the MFMAs"
+                                              : "the MFMA pipe bounds the loop where waves overlap the VALU with it");
   os << formatv("    MFMA issue, one wave per SIMD: {0:F0} TFLOP/s of the {1:F0} peak; global memory: {2:F0} flop per "
                 "byte loaded x HBM = {3:F0} TFLOP/s if no load hits a cache\n",
                 e.mfmaBoundTflops, e.peakTflops, e.intensity, e.memoryBoundTflops);
@@ -168,6 +176,9 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("cycles_with_true_passes", e.cyclesPerIteration);
               json.attribute("mfma_passes_mca_misses", e.passesMCAMisses);
               json.attribute("mfma_passes", e.mfmaPasses);
+              json.attribute("valu_instructions", e.valuInstructions);
+              json.attribute("valu_passes", e.valuPasses);
+              json.attribute("transcendentals", e.transcendentals);
               json.attribute("mfma_busy", e.busy);
               json.attribute("peak_tflops", e.peakTflops);
               json.attribute("mfma_bound_tflops", e.mfmaBoundTflops);

@@ -131,6 +131,14 @@ struct Target {
   static bool hasBufferLoad(unsigned bytes) { return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16; }
   /// The bytes a lane names with the transposing LDS read of `bits`-bit values: 8, or 12 for 6-bit values.
   static unsigned ldsTransposeReadBytes(unsigned bits) { return bits == 6 ? 12 : 8; }
+  /// Passes (4 clocks each on a 16-lane SIMD) one wave64 VALU instruction takes: 1, and 4 for the f32/f16
+  /// transcendentals (exp, log, rcp, rsq, sqrt, sin, cos), which run at quarter rate on gfx942 and gfx950 (LLVM's
+  /// SISchedule.td: WriteTrans32, "F16 or F32 transcendental instructions (these are quarter rate)").
+  static unsigned valuPasses(llvm::StringRef mnemonic) {
+    for (llvm::StringRef t : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
+      if (mnemonic.starts_with(t) && !mnemonic.contains("f64")) return 4;
+    return 1;
+  }
   /// The transposing LDS read's name for values of `bits` bits (16, 8, 6 or 4).
   static std::string ldsTransposeReadName(unsigned bits) {
     return "ds_read_b" + std::to_string(8 * ldsTransposeReadBytes(bits)) + "_tr_b" + std::to_string(bits);
