@@ -4,7 +4,8 @@
 // masked columns past T and the rows past M. Q, K, V are f16 patterns; O is f16, so each element must be within
 // 2^-9 of the reference relative to the largest |V| (P is rounded to f16 before P V, the output to f16).
 // With GROUP defined (attention_gqa_f16): H = 8 query heads, Hkv = H / GROUP K/V heads (head z reads K/V head
-// z / GROUP), and with CAUSAL query row r sees keys 0 .. r only.
+// z / GROUP), and with CAUSAL query row r sees keys 0 .. r only. With ELEM=__bf16 (attention_fwd_bf16_gfx950) the
+// tensors are bf16 and the tolerance 2^-7 relative to the largest |V| (bf16 keeps 8 bits of the significand).
 #include "check.h"
 
 #ifndef HEAD_DIM
@@ -13,19 +14,34 @@
 #ifndef KERNEL
 #define KERNEL attention_fwd_f16
 #endif
+#ifndef ELEM
+#define ELEM _Float16
+#define TOLERANCE (4.0 / 512)
+#else
+#define TOLERANCE (4.0 / 128)
+#endif
+using Elem = ELEM;
 #define LAUNCH_NAME(k) launch_##k
 #define LAUNCH(k) LAUNCH_NAME(k)
 
 #ifdef GROUP
-extern "C" hipError_t LAUNCH(KERNEL)(const _Float16 *Q, const _Float16 *K, const _Float16 *V, _Float16 *O,
+extern "C" hipError_t LAUNCH(KERNEL)(const Elem *Q, const Elem *K, const Elem *V, Elem *O,
                                      float scale, int H, int M, int Hkv, int T, hipStream_t stream);
 #else
-extern "C" hipError_t LAUNCH(KERNEL)(const _Float16 *Q, const _Float16 *K, const _Float16 *V, _Float16 *O,
+extern "C" hipError_t LAUNCH(KERNEL)(const Elem *Q, const Elem *K, const Elem *V, Elem *O,
                                      float scale, int M, int T, hipStream_t stream);
 #endif
 
+/// pattern(n, seed, range) in the tensors' dtype.
+static std::vector<Elem> elems(size_t n, unsigned seed, float range) {
+  std::vector<float> p = pattern(n, seed, range);
+  std::vector<Elem> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<Elem>(p[i]);
+  return out;
+}
+
 /// One head: the reference output of M query rows against T keys.
-static void reference(const _Float16 *q, const _Float16 *k, const _Float16 *v, int M, int T, int D, bool causal,
+static void reference(const Elem *q, const Elem *k, const Elem *v, int M, int T, int D, bool causal,
                       double *out) {
   const double c = 1.0 / std::sqrt(double(D));
   for (int r = 0; r < M; ++r) {
@@ -63,29 +79,28 @@ int main() {
   for (int M : {1, 100, 130})
     for (int T : {1, 63, 64, 100, 200}) {
       if (causal && T < M) continue; // a decoder's self-attention: every query has its key (M <= T)
-      std::vector<_Float16> q = halfPattern(size_t(H) * M * D, M + 7, 2.0f),
-                            k = halfPattern(size_t(Hkv) * T * D, T + 11, 2.0f),
-                            v = halfPattern(size_t(Hkv) * T * D, T + 13, 4.0f);
+      std::vector<Elem> q = elems(size_t(H) * M * D, M + 7, 2.0f), k = elems(size_t(Hkv) * T * D, T + 11, 2.0f),
+                        v = elems(size_t(Hkv) * T * D, T + 13, 4.0f);
       const float scale = float(1.0 / std::sqrt(double(D)) * 1.4426950408889634); // c * log2(e)
       std::vector<double> want(size_t(H) * M * D);
       for (int z = 0; z < H; ++z) {
         size_t kv = size_t(z / (H / Hkv)) * T * D;
         reference(&q[size_t(z) * M * D], &k[kv], &v[kv], M, T, D, causal, &want[size_t(z) * M * D]);
       }
-      DeviceBuffer<_Float16> dq(q), dk(k), dv(v), dout(want.size());
+      DeviceBuffer<Elem> dq(q), dk(k), dv(v), dout(want.size());
 #ifdef GROUP
       hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, H, M, Hkv, T, nullptr);
 #else
       hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, M, T, nullptr);
 #endif
-      std::vector<_Float16> got = dout.download();
-      int bad = compare("O", got, want, D, [](_Float16 g, double w) { return std::fabs(double(g) - w) <= 4.0 / 512; });
+      std::vector<Elem> got = dout.download();
+      int bad = compare("O", got, want, D, [](Elem g, double w) { return std::fabs(double(g) - w) <= TOLERANCE; });
       runs.record("attention", M, T, e, bad);
     }
 #ifdef GROUP
   // The launcher refuses K/V heads that are not H / GROUP.
   {
-    DeviceBuffer<_Float16> d(size_t(H) * 64 * D);
+    DeviceBuffer<Elem> d(size_t(H) * 64 * D);
     hipError_t e = LAUNCH(KERNEL)(d.ptr, d.ptr, d.ptr, d.ptr, 1.0f, H, 64, Hkv + 1, 64, nullptr);
     std::printf("Hkv = %d with H = %d: %s\n", Hkv + 1, H, hipGetErrorString(e));
   }
