@@ -228,6 +228,42 @@ LdsAccessCost writeCost(const ir::LdsWrite &w, unsigned pitch, const Target &tar
                         target, [&](unsigned wave) { return ldsWriteAccesses(w, pitch, wave); });
 }
 
+/// `lds = value` of an accumulator's values, as the emitter writes them: per block and group of 4 values one write of
+/// 4 elements, lane l at row l % m of the block and its 4 consecutive columns (16 x 16: 4 (l / 16); 32 x 32: 8 g +
+/// 4 (l / 32) for group g).
+LdsAccessCost accWriteCost(const ir::AccLdsWrite &w, unsigned pitch, const Target &target) {
+  const ir::AccTile &a = *w.value->acc;
+  const MFMAInstr &ins = *a.instr;
+  const ir::LdsBuffer &b = *w.dst;
+  Accumulator acc{target, {}};
+  acc.out.buffer = &b;
+  acc.out.write = true;
+  acc.out.what = formatv("lds {0} = acc {1}'s values", b.name, a.name).str();
+  acc.out.loc = w.loc;
+  acc.out.pitch = pitch;
+  for (unsigned wave = 0; wave < a.wavesY * a.wavesX; ++wave) {
+    unsigned rowOrigin = wave / a.wavesX * a.waveRows(), colOrigin = wave % a.wavesX * a.waveCols();
+    std::vector<LdsLaneAccess> instrs;
+    for (unsigned bi = 0; bi < a.blocksY(); ++bi)
+      for (unsigned bj = 0; bj < a.blocksX(); ++bj)
+        for (unsigned g = 0; g < ins.accPerLane / 4; ++g) {
+          LdsLaneAccess x{true, 4 * sizeOf(b.dtype), std::vector<std::optional<uint64_t>>(target.waveSize)};
+          for (unsigned lane = 0; lane < target.waveSize; ++lane) {
+            uint64_t row = rowOrigin + bi * ins.m + lane % ins.m;
+            uint64_t col = colOrigin + bj * ins.n + (ins.m == 16 ? 4 * (lane / 16) : 8 * g + 4 * (lane / 32));
+            x.addr[lane] = b.byteOffset(b.placedRow(row), col, pitch);
+          }
+          instrs.push_back(std::move(x));
+        }
+    acc.out.instructions = instrs.size();
+    acc.out.bytes = 4 * sizeOf(b.dtype);
+    acc.out.instruction = ldsInstructionName(true, acc.out.bytes);
+    for (const LdsLaneAccess &x : instrs) acc.add(wave, x);
+    acc.endWave();
+  }
+  return acc.out;
+}
+
 /// `tile = lds`, as the emitter reads it.
 LdsAccessCost readCost(const ir::LdsRead &r, unsigned pitch, const Target &target) {
   std::string what = formatv("{0} = {1}{2}{3}", r.dst->name, r.transpose ? "transpose(" : "", r.src->name,
@@ -264,6 +300,10 @@ void collect(const ir::Body &body, const ir::Kernel &kernel, const Target &targe
     } else if (auto *w = llvm::dyn_cast<ir::LdsWrite>(s.get())) {
       if (only && w->dst != only) continue;
       LdsAccessCost c = writeCost(*w, pitchOf(kernel, *w->dst, pads), target);
+      if (c.worst.rule) out.push_back(std::move(c));
+    } else if (auto *w = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) {
+      if ((only && w->dst != only) || w->forwarded) continue;
+      LdsAccessCost c = accWriteCost(*w, pitchOf(kernel, *w->dst, pads), target);
       if (c.worst.rule) out.push_back(std::move(c));
     } else if (auto *r = llvm::dyn_cast<ir::LdsRead>(s.get())) {
       if (only && r->src != only) continue;
