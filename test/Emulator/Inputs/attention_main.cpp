@@ -27,6 +27,9 @@ using Elem = ELEM;
 #ifdef GROUP
 extern "C" hipError_t LAUNCH(KERNEL)(const Elem *Q, const Elem *K, const Elem *V, Elem *O,
                                      float scale, int H, int M, int Hkv, int T, hipStream_t stream);
+#elif defined(LSE)
+extern "C" hipError_t LAUNCH(KERNEL)(const Elem *Q, const Elem *K, const Elem *V, Elem *O, float *L,
+                                     float scale, int M, int T, hipStream_t stream);
 #else
 extern "C" hipError_t LAUNCH(KERNEL)(const Elem *Q, const Elem *K, const Elem *V, Elem *O,
                                      float scale, int M, int T, hipStream_t stream);
@@ -42,7 +45,7 @@ static std::vector<Elem> elems(size_t n, unsigned seed, float range) {
 
 /// One head: the reference output of M query rows against T keys.
 static void reference(const Elem *q, const Elem *k, const Elem *v, int M, int T, int D, bool causal,
-                      double *out) {
+                      double *out, double *lse = nullptr) {
   const double c = 1.0 / std::sqrt(double(D));
   for (int r = 0; r < M; ++r) {
     int keys = causal ? std::min(T, r + 1) : T;
@@ -55,6 +58,7 @@ static void reference(const Elem *q, const Elem *k, const Elem *v, int M, int T,
       mx = std::fmax(mx, s[j]);
     }
     for (int j = 0; j < keys; ++j) sum += (s[j] = std::exp(s[j] - mx));
+    if (lse) lse[r] = mx + std::log(sum);
     for (int d = 0; d < D; ++d) {
       double o = 0;
       for (int j = 0; j < keys; ++j) o += s[j] * double(v[size_t(j) * D + d]);
@@ -88,7 +92,15 @@ int main() {
         reference(&q[size_t(z) * M * D], &k[kv], &v[kv], M, T, D, causal, &want[size_t(z) * M * D]);
       }
       DeviceBuffer<Elem> dq(q), dk(k), dv(v), dout(want.size());
-#ifdef GROUP
+#ifdef LSE
+      // With LSE (Inputs/attention_lse.tile) each row's log-sum-exp too, within 1e-4 (f32 exp2 and log of f32 sums).
+      std::vector<double> wantL(M);
+      reference(q.data(), k.data(), v.data(), M, T, D, false, want.data(), wantL.data());
+      DeviceBuffer<float> dl(static_cast<size_t>(M));
+      hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, dl.ptr, scale, M, T, nullptr);
+      int badL = compare("L", dl.download(), wantL, 1, [](float g, double w) { return std::fabs(g - w) <= 1e-4 * (1 + std::fabs(w)); });
+      runs.record("attention L", M, T, e, badL);
+#elif defined(GROUP)
       hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, H, M, Hkv, T, nullptr);
 #else
       hipError_t e = LAUNCH(KERNEL)(dq.ptr, dk.ptr, dv.ptr, dout.ptr, scale, M, T, nullptr);
