@@ -170,3 +170,13 @@ std::vector<const ir::ReducedTile *> tilec::reducedPeak(const ir::Kernel &k) {
   }
   return best;
 }
+
+std::vector<std::pair<const ir::Assign *, const ir::For *>> tilec::loadedAhead(const ir::Body &body) {
+  std::vector<std::pair<const ir::Assign *, const ir::For *>> out;
+  for (const ir::StmtPtr &s : body)
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
+      for (auto inner : loadedAhead(f->body)) out.push_back(inner);
+      for (const ir::Assign *a : f->rotatedLoads) out.push_back({a, f});
+    }
+  return out;
+}

@@ -29,6 +29,9 @@ std::vector<const ir::ReducedTile *> reducedPeak(const ir::Kernel &k);
 /// branch of its masked load). std::nullopt otherwise.
 std::optional<DType> convertedOnce(const ir::Kernel &k, const ir::Tile &t);
 
+/// The loads of plain loops issued one step ahead (For::rotatedLoads), with their loops, in program order.
+std::vector<std::pair<const ir::Assign *, const ir::For *>> loadedAhead(const ir::Body &body);
+
 } // namespace tilec
 
 #endif

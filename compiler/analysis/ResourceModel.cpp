@@ -324,6 +324,11 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                  registersPerAccess(tile->layout.vec, tile->dtype)),
          tileVGPRs(*tile), tile->loc);
   }
+  // Tiles loaded one step ahead (passes/RotateLoopLoads.h) hold the next step's values through every statement of the
+  // loop, the widest among them (attention_fwd_f16, LLVM 22: 123 VGPRs with kt and v loaded ahead, 115 without).
+  for (auto [a, f] : loadedAhead(k.body))
+    vgpr(formatv("tile {0}: loaded one step ahead, live through the loop over {1}", a->dst->name, f->var),
+         tileVGPRs(*a->dst), a->dst->loc);
   Widest widest;
   widest.unalignedVariant = unalignedVariant;
   scan(k, k.body, widest);

@@ -296,12 +296,34 @@ static void assignedReduced(const Body &body, llvm::SmallPtrSet<const ReducedTil
 }
 
 void KernelEmitter::plainLoop(const For &f, unsigned depth) {
+  // Loads rotated one step ahead (passes/RotateLoopLoads.h): at `at`, with the loop variable written as `var`.
+  auto rotated = [&](const std::string &var, unsigned d) {
+    loopVarText[f.var] = var;
+    for (const Assign *a : f.rotatedLoads) stmt(*a, d);
+    loopVarText.erase(f.var);
+  };
+  std::string next = formatv("{0} + {1}", f.var, index(*f.step)).str();
   auto body = [&](unsigned d) {
     loopAssigned.emplace_back();
     assignedReduced(f.body, loopAssigned.back());
-    for (const StmtPtr &b : f.body) stmt(*b, d);
+    for (size_t i = 0; i < f.body.size(); ++i) {
+      const Stmt &b = *f.body[i];
+      if (llvm::is_contained(f.rotatedLoads, &b)) continue;
+      stmt(b, d);
+      if (f.rotatedLoads.empty() || i != f.rotatedAfter) continue;
+      line(d) << formatv("// The next step's tiles, loaded during this one (their values of this step are in LDS).\n");
+      line(d) << formatv("if ({0} < {1}) {{\n", next, index(*f.upper));
+      rotated(next, d + 1);
+      line(d) << "}\n";
+    }
     loopAssigned.pop_back();
   };
+  if (!f.rotatedLoads.empty()) {
+    line(depth) << "// The first step's tiles, loaded before the loop; each step loads the next one's.\n";
+    line(depth) << formatv("if ({0} < {1}) {{\n", index(*f.lower), index(*f.upper));
+    rotated(index(*f.lower), depth + 1);
+    line(depth) << "}\n";
+  }
   std::set<const AccAssign *> masks;
   std::string maskFree = maskFreeSteps(f, masks);
   if (maskFree.empty()) {

@@ -16,6 +16,7 @@
 #include "passes/LdsSwizzle.h"
 #include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
+#include "passes/RotateLoopLoads.h"
 #include "passes/SoftwarePipeline.h"
 #include "passes/UnrollChunks.h"
 #include "support/Diagnostics.h"
@@ -114,6 +115,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   if (!planPipelines(*module, diags) || !verifyPlans(*module, diags) || !checkBudgets(*module, diags) ||
       diags.hasErrors())
     return 1;
+  rotateLoopLoads(*module);
   chooseLdsSwizzles(*module);
   chunkAccessLoops(*module);
   askForModelOccupancy(*module);

@@ -418,6 +418,10 @@ struct For : Stmt {
   SMRange pipelineLoc;
   Body body;
   std::unique_ptr<KLoopPlan> plan; ///< set by planPipelines for K loops
+  /// A plain loop's loads issued one step ahead (passes/RotateLoopLoads.h): the first step's before the loop, the
+  /// next step's after body statement rotatedAfter (the step's first barrier) instead of at their place.
+  std::vector<const Assign *> rotatedLoads;
+  size_t rotatedAfter = 0;
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
 };
 

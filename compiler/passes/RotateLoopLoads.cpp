@@ -1,0 +1,101 @@
+//===- RotateLoopLoads.cpp - Loading the next step of a plain loop during this one ===//
+#include "passes/RotateLoopLoads.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilec;
+using namespace tilec::ir;
+
+namespace {
+
+bool usesVar(const Index &i, const std::string &var) {
+  if (i.kind == Index::Kind::LoopVar && i.name == var) return true;
+  return i.isBinary() && (usesVar(*i.lhs, var) || usesVar(*i.rhs, var));
+}
+
+/// Whether value `v` reads tile `t`.
+bool readsTile(const Value &v, const Tile *t) {
+  if (v.tile == t) return true;
+  return llvm::any_of(v.operands, [&](const ValuePtr &o) { return readsTile(*o, t); });
+}
+
+/// Whether statement `s` (a loop: anything in it) assigns tile `t` or writes it to LDS.
+bool assigns(const Stmt &s, const Tile *t) {
+  if (auto *f = llvm::dyn_cast<For>(&s))
+    return llvm::any_of(f->body, [&](const StmtPtr &b) { return assigns(*b, t); });
+  if (auto *a = llvm::dyn_cast<Assign>(&s)) return a->dst == t;
+  if (auto *r = llvm::dyn_cast<LdsRead>(&s)) return r->dst == t;
+  if (auto *w = llvm::dyn_cast<LdsWrite>(&s)) return w->src == t;
+  return false;
+}
+
+/// Whether statement `s` (a loop: anything in it) reads tile `t` other than by an LDS write.
+bool readsOtherwise(const Stmt &s, const Tile *t) {
+  if (auto *f = llvm::dyn_cast<For>(&s))
+    return llvm::any_of(f->body, [&](const StmtPtr &b) { return readsOtherwise(*b, t); });
+  if (auto *a = llvm::dyn_cast<Assign>(&s)) return readsTile(*a->value, t);
+  if (auto *st = llvm::dyn_cast<Store>(&s)) return readsTile(*st->value, t);
+  if (auto *r = llvm::dyn_cast<Reduce>(&s)) return readsTile(*r->value, t);
+  if (auto *r = llvm::dyn_cast<ReducedAssign>(&s)) return readsTile(*r->value, t);
+  if (auto *a = llvm::dyn_cast<AccAssign>(&s)) return readsTile(*a->value, t);
+  if (auto *w = llvm::dyn_cast<AccLdsWrite>(&s)) return readsTile(*w->value, t);
+  return false;
+}
+
+/// Whether tile `t` is assigned or read anywhere in `body` but by the loads and LDS writes of the first `upTo`
+/// statements of loop `f`.
+bool usesOutside(const Body &body, const Tile *t, const For &f, size_t upTo) {
+  for (const StmtPtr &s : body) {
+    if (auto *g = llvm::dyn_cast<For>(s.get())) {
+      if (g == &f) {
+        for (size_t j = upTo; j < f.body.size(); ++j)
+          if (readsOtherwise(*f.body[j], t) || assigns(*f.body[j], t)) return true;
+        continue;
+      }
+      if (usesOutside(g->body, t, f, upTo)) return true;
+      continue;
+    }
+    if (readsOtherwise(*s, t) || assigns(*s, t)) return true;
+  }
+  return false;
+}
+
+void rotate(For &f, const Kernel &kernel) {
+  // The loads at the top of the body, then (before the first barrier) only LDS writes of their tiles.
+  size_t i = 0;
+  std::vector<const Assign *> loads;
+  for (; i < f.body.size(); ++i) {
+    auto *a = llvm::dyn_cast<Assign>(f.body[i].get());
+    if (!a || a->value->kind != Value::Kind::Load || !a->value->operands.empty()) break;
+    if (!usesVar(*a->value->row, f.var) && !usesVar(*a->value->col, f.var)) break;
+    loads.push_back(a);
+  }
+  if (loads.empty()) return;
+  for (; i < f.body.size() && !llvm::isa<Barrier>(f.body[i].get()); ++i) {
+    auto *w = llvm::dyn_cast<LdsWrite>(f.body[i].get());
+    if (!w || !llvm::any_of(loads, [&](const Assign *a) { return a->dst == w->src; })) return;
+  }
+  if (i == f.body.size()) return; // no barrier: the tiles are read after it
+  // Each tile is used by nothing else in the kernel: its value after the loop, or anywhere but these writes, would
+  // be the next step's.
+  for (const Assign *a : loads)
+    if (usesOutside(kernel.body, a->dst, f, i)) return;
+  f.rotatedLoads = loads;
+  f.rotatedAfter = i;
+}
+
+void visit(Body &body, const Kernel &kernel) {
+  for (StmtPtr &s : body)
+    if (auto *f = llvm::dyn_cast<For>(s.get())) {
+      visit(f->body, kernel);
+      if (!f->plan && f->step->kind == Index::Kind::Const) rotate(*f, kernel);
+    }
+}
+
+} // namespace
+
+void tilec::rotateLoopLoads(Module &module) {
+  for (auto &k : module.kernels) visit(k->body, *k);
+}
