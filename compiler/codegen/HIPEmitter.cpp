@@ -296,10 +296,14 @@ static void assignedReduced(const Body &body, llvm::SmallPtrSet<const ReducedTil
 }
 
 void KernelEmitter::plainLoop(const For &f, unsigned depth) {
-  // Loads rotated one step ahead (passes/RotateLoopLoads.h): at `at`, with the loop variable written as `var`.
+  // Loads rotated one step ahead (passes/RotateLoopLoads.h), with the loop variable written as `var`: each access
+  // also needs `var < upper` (the step exists), in its mask rather than a branch around the loads, so the loop stays
+  // one block of straight code.
   auto rotated = [&](const std::string &var, unsigned d) {
     loopVarText[f.var] = var;
+    accessGuard = formatv("{0} < {1}", var, index(*f.upper)).str();
     for (const Assign *a : f.rotatedLoads) stmt(*a, d);
+    accessGuard.clear();
     loopVarText.erase(f.var);
   };
   std::string next = formatv("{0} + {1}", f.var, index(*f.step)).str();
@@ -311,18 +315,15 @@ void KernelEmitter::plainLoop(const For &f, unsigned depth) {
       if (llvm::is_contained(f.rotatedLoads, &b)) continue;
       stmt(b, d);
       if (f.rotatedLoads.empty() || i != f.rotatedAfter) continue;
-      line(d) << formatv("// The next step's tiles, loaded during this one (their values of this step are in LDS).\n");
-      line(d) << formatv("if ({0} < {1}) {{\n", next, index(*f.upper));
-      rotated(next, d + 1);
-      line(d) << "}\n";
+      line(d) << formatv("// The next step's tiles, loaded during this one (their values of this step are in LDS; none "
+                         "past the last step).\n");
+      rotated(next, d);
     }
     loopAssigned.pop_back();
   };
   if (!f.rotatedLoads.empty()) {
     line(depth) << "// The first step's tiles, loaded before the loop; each step loads the next one's.\n";
-    line(depth) << formatv("if ({0} < {1}) {{\n", index(*f.lower), index(*f.upper));
-    rotated(index(*f.lower), depth + 1);
-    line(depth) << "}\n";
+    rotated(index(*f.lower), depth);
   }
   std::set<const AccAssign *> masks;
   std::string maskFree = maskFreeSteps(f, masks);

@@ -59,6 +59,7 @@ std::string KernelEmitter::inBounds(const Tensor &tensor, const std::string &r, 
                                     const Index &row0, const Index &col0, unsigned windowRows, unsigned windowCols,
                                     unsigned vecEnd) {
   std::vector<std::string> terms;
+  if (!accessGuard.empty()) terms.push_back(accessGuard);
   // A 1-D tensor has one row, and its windows start in it.
   if (tensor.rank != 1 && !nonNegative(row0)) terms.push_back(r + " >= 0");
   if (tensor.rank != 1 && !windowInside(row0, tensor.rows, windowRows, /*isRow=*/true))

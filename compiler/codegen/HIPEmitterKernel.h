@@ -181,6 +181,9 @@ private:
   /// The masks of loop `f` (`acc = select(c, x, y)` in its body) whose condition holds for every value in some steps
   /// (a key block inside T, below the causal diagonal), into `masks`, and the condition of those steps ("" if none).
   std::string maskFreeSteps(const For &f, std::set<const AccAssign *> &masks);
+  /// A uniform condition every access being written needs besides its window's (the step a load one step ahead is
+  /// for must exist: `t + 64 < T`); empty elsewhere.
+  std::string accessGuard;
   /// The masks being written without their select (plainLoop's first loop).
   std::set<const AccAssign *> unmasked;
   /// The loops over this lane's values of `a`, `step` values at a time (bi, bj, e); the caller writes the body.
