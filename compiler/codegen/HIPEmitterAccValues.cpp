@@ -17,21 +17,6 @@ using llvm::formatv;
 
 namespace tilec::hip {
 
-namespace {
-
-constexpr unsigned kGroup = 4; ///< consecutive columns a lane holds per group of accumulator values
-
-std::string reduceOpName(ReduceOp op) {
-  switch (op) {
-  case ReduceOp::Sum: return "tilec::ReduceOp::Sum";
-  case ReduceOp::Max: return "tilec::ReduceOp::Max";
-  case ReduceOp::Min: return "tilec::ReduceOp::Min";
-  }
-  return "";
-}
-
-} // namespace
-
 void KernelEmitter::accLoops(const AccTile &a, unsigned step, unsigned depth) {
   if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi)\n", a.blocksY());
@@ -44,12 +29,7 @@ void KernelEmitter::accLoops(const AccTile &a, unsigned step, unsigned depth) {
 std::string KernelEmitter::accElementIndex(const AccTile &a, unsigned axis, unsigned vec) {
   const MFMAInstr &ins = *a.instr;
   if (axis == 0) return formatv("({0}_row + bi * {1} + lane % {1})", a.name, ins.m);
-  // 16 x 16 blocks: 4 columns per lane group of 16, value e is column 4 * (lane / 16) + e. 32 x 32 blocks: value e is
-  // column 8 * (e / 4) + 4 * (lane / 32) + e % 4 (a group of 4 starts at e % 4 = 0).
-  std::string inBlock = ins.m == 16 ? "4 * (lane / 16) + e"
-                        : vec == 1  ? "8 * (e / 4) + 4 * (lane / 32) + e % 4"
-                                    : "8 * (e / 4) + 4 * (lane / 32)";
-  std::string col = formatv("{0}_col + bj * {1} + {2}", a.name, ins.n, inBlock);
+  std::string col = formatv("{0}_col + bj * {1} + {2}", a.name, ins.n, colInBlock(ins, "lane", vec == 1));
   return vec == 1 ? "(" + col + ")" : formatv("tilec::iota<{0}>({1})", vec, col).str();
 }
 
@@ -184,8 +164,7 @@ void KernelEmitter::accLdsWrite(const AccLdsWrite &w, unsigned depth) {
   os << " {\n";
   unsigned d = depth + 3;
   line(d) << formatv("const int row = {0};\n", accElementIndex(a, 0, 1));
-  line(d) << formatv("const int col = {0}_col + bj * {1} + {2};\n", a.name, a.instr->n,
-                     a.instr->m == 16 ? "4 * (lane / 16) + e" : "8 * (e / 4) + 4 * (lane / 32)");
+  line(d) << formatv("const int col = {0}_col + bj * {1} + {2};\n", a.name, a.instr->n, colInBlock(*a.instr, "lane"));
   line(d) << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + col, {4});\n", vecType(b.dtype, kGroup), lds(b, true),
                      storedRow(b, "row", false), b.pitch(), valueExpr(v, kGroup, /*top=*/true));
   line(depth + 2) << "}\n";

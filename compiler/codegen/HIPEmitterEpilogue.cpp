@@ -17,14 +17,12 @@ using llvm::formatv;
 
 namespace tilec::hip {
 
-namespace {
-constexpr unsigned kGroup = 4; ///< consecutive columns a lane holds per group of accumulator values
-
-/// Column of value e in a block, for lane `lane`: 16 x 16 blocks hold 4 columns per lane group of 16, 32 x 32 blocks
-/// 4 columns per half wave and group of 4 values.
-std::string colInBlock(const MFMAInstr &ins, const char *lane) {
-  return ins.m == 16 ? formatv("4 * ({0} / 16) + e", lane).str() : formatv("8 * (e / 4) + 4 * ({0} / 32)", lane).str();
+std::string colInBlock(const MFMAInstr &ins, const char *lane, bool element) {
+  if (ins.m == 16) return formatv("4 * ({0} / 16) + e", lane).str();
+  return formatv("8 * (e / 4) + 4 * ({0} / 32){1}", lane, element ? " + e % 4" : "").str();
 }
+
+namespace {
 
 /// `for (int e = 0; e < values; e += 4) {` or, for one group, `{ const int e = 0;`.
 void openGroups(llvm::raw_ostream &os, unsigned indent, unsigned values) {

@@ -43,6 +43,15 @@ std::string term(const std::string &expr, unsigned factor);
 std::string sum(std::initializer_list<std::string> terms);
 
 /// Where a lane's accesses of one distribution start; shared by all tiles with the same mapping.
+/// Consecutive columns a lane holds per group of an accumulator's values (the C/D layout, HIPEmitterEpilogue.cpp).
+constexpr unsigned kGroup = 4;
+/// The column within its block of accumulator value e of lane `lane`: 16 x 16 blocks hold 4 columns per lane group of
+/// 16, 32 x 32 blocks 4 per half wave and group of 4 values. The column of the group's first value, or with
+/// `element` of value e itself.
+std::string colInBlock(const MFMAInstr &ins, const char *lane, bool element = false);
+/// "tilec::ReduceOp::Sum" and the like.
+std::string reduceOpName(ReduceOp op);
+
 struct LanePosition {
   const Layout *layout;
   std::string row, col;

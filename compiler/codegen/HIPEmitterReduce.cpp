@@ -15,9 +15,7 @@ using namespace tilec::ir;
 using namespace tilec::hip;
 using llvm::formatv;
 
-namespace {
-
-std::string opName(ReduceOp op) {
+std::string tilec::hip::reduceOpName(ReduceOp op) {
   switch (op) {
   case ReduceOp::Sum: return "tilec::ReduceOp::Sum";
   case ReduceOp::Max: return "tilec::ReduceOp::Max";
@@ -25,6 +23,8 @@ std::string opName(ReduceOp op) {
   }
   return "";
 }
+
+namespace {
 
 void collectReduces(const Body &body, std::vector<const Reduce *> &out) {
   for (const StmtPtr &s : body) {
@@ -113,7 +113,7 @@ void KernelEmitter::reduce(const Reduce &r, unsigned depth) {
 void KernelEmitter::reduceRows(const Reduce &r, unsigned depth) {
   const Layout &l = *r.value->layout;
   const ReducePlan &p = *r.plan;
-  std::string acc = info(p.accumulate).cppType.str(), op = opName(r.op), dst = r.dst->name;
+  std::string acc = info(p.accumulate).cppType.str(), op = reduceOpName(r.op), dst = r.dst->name;
   std::string type = info(r.dst->dtype).cppType.str();
   const LanePosition &pos = lanePosition(l, "");
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
@@ -157,7 +157,7 @@ void KernelEmitter::reduceRows(const Reduce &r, unsigned depth) {
 void KernelEmitter::reduceColumns(const Reduce &r, unsigned depth) {
   const Layout &l = *r.value->layout;
   const ReducePlan &p = *r.plan;
-  std::string acc = info(p.accumulate).cppType.str(), op = opName(r.op), dst = r.dst->name;
+  std::string acc = info(p.accumulate).cppType.str(), op = reduceOpName(r.op), dst = r.dst->name;
   std::string accVec = vecType(p.accumulate, l.vec), part = dst + "_part";
   const LanePosition &pos = lanePosition(l, "");
   auto element = [&](const std::string &v) { return l.vec == 1 ? v : v + "[e]"; };
