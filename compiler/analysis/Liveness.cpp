@@ -115,14 +115,6 @@ void readsOf(const ir::Value &v, const ir::Tile &t, Reads &r) {
   for (const auto &op : v.operands) readsOf(*op, t, r);
 }
 
-const ir::Value *valueOf(const ir::Stmt &s) {
-  if (auto *a = llvm::dyn_cast<ir::Assign>(&s)) return a->value.get();
-  if (auto *st = llvm::dyn_cast<ir::Store>(&s)) return st->value.get();
-  if (auto *r = llvm::dyn_cast<ir::Reduce>(&s)) return r->value.get();
-  if (auto *ra = llvm::dyn_cast<ir::ReducedAssign>(&s)) return ra->value.get();
-  return nullptr;
-}
-
 std::optional<DType> convertedIn(const ir::Body &body, const ir::Tile &t) {
   Reads all;
   unsigned statements = 0;
@@ -131,7 +123,7 @@ std::optional<DType> convertedIn(const ir::Body &body, const ir::Tile &t) {
       if (std::optional<DType> inner = convertedIn(f->body, t)) return inner;
       continue;
     }
-    const ir::Value *v = valueOf(*s);
+    const ir::Value *v = ir::valueOf(*s);
     if (!v) continue;
     Reads here;
     readsOf(*v, t, here);

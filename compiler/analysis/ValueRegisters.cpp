@@ -116,8 +116,6 @@ void tilec::accIndexRegisters(const ir::Body &body, bool inLoop,
   for (const ir::StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<ir::For>(s.get())) accIndexRegisters(f->body, true, out);
     if (!inLoop) continue;
-    if (auto *a = llvm::dyn_cast<ir::AccAssign>(s.get())) accColumns(*a->value, out);
-    else if (auto *w = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) accColumns(*w->value, out);
-    else if (auto *r = llvm::dyn_cast<ir::Reduce>(s.get())) accColumns(*r->value, out);
+    if (const ir::Value *v = ir::valueOf(*s); v && (v->acc || llvm::isa<ir::Reduce>(s.get()))) accColumns(*v, out);
   }
 }

@@ -366,4 +366,14 @@ private:
 
 } // namespace
 
+const ir::Value *ir::valueOf(const Stmt &s) {
+  if (auto *a = llvm::dyn_cast<Assign>(&s)) return a->value.get();
+  if (auto *st = llvm::dyn_cast<Store>(&s)) return st->value.get();
+  if (auto *r = llvm::dyn_cast<Reduce>(&s)) return r->value.get();
+  if (auto *r = llvm::dyn_cast<ReducedAssign>(&s)) return r->value.get();
+  if (auto *a = llvm::dyn_cast<AccAssign>(&s)) return a->value.get();
+  if (auto *w = llvm::dyn_cast<AccLdsWrite>(&s)) return w->value.get();
+  return nullptr;
+}
+
 void ir::printModule(const Module &module, llvm::raw_ostream &os) { Printer(os).module(module); }

@@ -572,6 +572,9 @@ struct Module {
   std::vector<std::unique_ptr<Kernel>> kernels;
 };
 
+/// The element value statement `s` computes (Assign, Store, Reduce, ReducedAssign, AccAssign, AccLdsWrite), or null.
+const Value *valueOf(const Stmt &s);
+
 /// The textual form (--emit=ir).
 void printModule(const Module &module, llvm::raw_ostream &os);
 void printIndex(const Index &index, llvm::raw_ostream &os);

@@ -35,13 +35,8 @@ bool assigns(const Stmt &s, const Tile *t) {
 bool readsOtherwise(const Stmt &s, const Tile *t) {
   if (auto *f = llvm::dyn_cast<For>(&s))
     return llvm::any_of(f->body, [&](const StmtPtr &b) { return readsOtherwise(*b, t); });
-  if (auto *a = llvm::dyn_cast<Assign>(&s)) return readsTile(*a->value, t);
-  if (auto *st = llvm::dyn_cast<Store>(&s)) return readsTile(*st->value, t);
-  if (auto *r = llvm::dyn_cast<Reduce>(&s)) return readsTile(*r->value, t);
-  if (auto *r = llvm::dyn_cast<ReducedAssign>(&s)) return readsTile(*r->value, t);
-  if (auto *a = llvm::dyn_cast<AccAssign>(&s)) return readsTile(*a->value, t);
-  if (auto *w = llvm::dyn_cast<AccLdsWrite>(&s)) return readsTile(*w->value, t);
-  return false;
+  const Value *v = valueOf(s);
+  return v && readsTile(*v, t);
 }
 
 /// Whether tile `t` is assigned or read anywhere in `body` but by the loads and LDS writes of the first `upTo`
