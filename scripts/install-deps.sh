@@ -24,3 +24,18 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Node.js and npm for test/Editors (the TextMate grammar in editors/vscode, run through VS Code's own tokenizer):
+# Debian's packages where they are missing, then the exact versions of editors/test/package-lock.json.
+node_missing=()
+command -v node >/dev/null 2>&1 || node_missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || node_missing+=(npm)
+if ((${#node_missing[@]})); then
+  echo "install-deps: installing ${node_missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${node_missing[@]}" >/dev/null
+fi
+editors_test="$(cd "$(dirname "${BASH_SOURCE[0]}")/../editors/test" && pwd)"
+echo "install-deps: npm ci in ${editors_test}"
+(cd "$editors_test" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
