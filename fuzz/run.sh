@@ -2,7 +2,7 @@
 # Runs the libFuzzer target: fuzz/run.sh BUILD_DIR SECONDS [more libFuzzer options]
 #
 # BUILD_DIR was configured with -DTILEC_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-22 and has tilec-fuzzer built
-# (scripts/test.sh builds build-asan this way). SECONDS bounds the run (-max_total_time; 0: until stopped). The seeds
+# (scripts/test.sh --all builds build-asan this way). SECONDS bounds the run (-max_total_time; 0: until stopped). The seeds
 # are collected afresh from examples/ and test/ into BUILD_DIR/fuzz/seeds; what the fuzzer finds that adds coverage
 # goes to BUILD_DIR/fuzz/corpus (kept between runs), a crash, leak, UB report or timeout to BUILD_DIR/fuzz/artifacts/
 # (rerun one with `BUILD_DIR/fuzz/tilec-fuzzer FILE`). Exit status: 0 when nothing was found, non-zero otherwise.

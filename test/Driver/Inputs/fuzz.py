@@ -20,7 +20,7 @@ each with a rotating set of command-line options (--emit=..., --format=json, --o
 About 5,300 inputs, a minute on 2 cores. In a sanitizer build (TILEC_SANITIZER_SLOWDOWN > 1) each tilec process takes
 about 0.1 s to start and big inputs run about 4 times slower, so the defaults there are 8 truncations and 16 mutations
 of each example (about 1,200 inputs; of the hand-written ones, the example repeated 300 times and behind a 1 MB
-comment are left to the normal build): libFuzzer's in-process run (scripts/test.sh) covers that build far more widely. The same seed always produces the same inputs.
+comment are left to the normal build): libFuzzer's in-process run (scripts/test.sh --all) covers that build far more widely. The same seed always produces the same inputs.
 """
 import concurrent.futures
 import glob
