@@ -33,8 +33,8 @@ row is one kernel's K loop:
                max(cycles, passes), the conservative correction (the pipe alone needs `passes`; nothing else is
                added), hi = cycles + passes - mca p. The MFMA busy fraction at true passes lies between passes / hi
                and passes / lo (JSON: mfma_busy_at_true_passes).
-  gload        global (or buffer) load instructions per iteration / the ideal: the bytes of the tiles written to LDS
-               in the loop / 16 B per lane / workgroup size
+  gload        global (or buffer) load instructions per iteration / the ideal: per tile written to LDS in the loop,
+               its bytes / 16 B per lane / workgroup size, at least 1
   bar          s_barrier per iteration
   exec         s_cbranch_execz/execnz per iteration (each closes an s_and_saveexec: one masked access)
   lds          LDS instructions by mnemonic
@@ -237,13 +237,14 @@ def bank_figures(report_kernel):
 
 
 def ideal_loads(report_kernel):
-    """Tile bytes written to LDS / 16 B per lane / workgroup size."""
+    """Per tile written to LDS, its bytes / 16 B per lane / workgroup size, and at least one load per lane: a tile of
+    fewer bytes than 16 per lane (a scaled mma's scales, [128, 4] e8m0 on 256 threads) still takes one."""
     tiles = {t["name"]: t for t in report_kernel["tiles"]}
     size = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "i8": 1, "fp8": 1, "bf8": 1, "u8": 1, "fp4x2": 1, "e8m0": 1,
             "fp6x4": 3, "bf6x4": 3}
     stored = {a["tile"] for a in report_kernel.get("lds_accesses", []) if a["kind"] == "write"}
-    total = sum(tiles[t]["shape"][0] * tiles[t]["shape"][1] * size[tiles[t]["dtype"]] for t in stored)
-    return total / 16 / report_kernel["workgroup_size"]
+    return sum(max(1.0, tiles[t]["shape"][0] * tiles[t]["shape"][1] * size[tiles[t]["dtype"]] / 16 /
+                   report_kernel["workgroup_size"]) for t in stored)
 
 
 def bench_example(args, table, path, arch, cross):

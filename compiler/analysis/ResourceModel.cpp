@@ -253,7 +253,11 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // GEMMs whose figure this changes from two registers for both operands everywhere: 8-bit and fp4 operands
       // within 10% 51 -> 69 of 88, the compiler more than 10% over the model 1 -> 4; with one register for 6-bit
       // operands too, 57 -> 47 of 68 and 4 -> 21, so those keep two.
-      if (m->scaleA) {
+      if (m->scaleA && m->scaleLoads.ldsA) {
+        // Staged through LDS (ir::ScaleLoads): the step's chunks per block row and column, read with the fragments;
+        // a staged step also holds the next step's, read after its barrier.
+        n += (a.blocksY() + a.blocksX()) * m->scaleLoads.registersPerRow() * (staged ? 2 : 1);
+      } else if (m->scaleA) {
         bool nextLive = loop && loop->plan && loop->plan->depth == 2 && !loop->plan->schedule && prefetches(*loop);
         auto perFragment = [&](DType d) { return 1u + (nextLive || sizeOf(d) == 3 ? 1u : 0u); };
         n += (a.blocksY() * perFragment(m->a->dtype) + a.blocksX() * perFragment(m->b->dtype)) *
@@ -394,7 +398,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     // 6). With a 6-bit operand (12-byte loads) it keeps one per load (gemm_mxfp6_gfx950 156 VGPRs,
     // gemm_mxfp6_kn_gfx950 161; modelled 147 and 149 with them, 139 and 141 without).
     for (const ir::MMA *m : f->plan->mmas)
-      if (m->scaleA) {
+      if (m->scaleA && !m->scaleLoads.ldsA) {
         unsigned fragments = m->acc->blocksY() + m->acc->blocksX();
         if (valueBits(m->a->dtype) == 6 || valueBits(m->b->dtype) == 6) {
           unsigned loads = m->k / m->acc->instr->k * fragments;
@@ -426,7 +430,7 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
       // Where the target's compiler holds no more than the step's fragments (Target.h: for the unscaled 32 x 32
       // MFMAs), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
       std::string capped;
-      if (t.capsScheduledStep && m.acc->instr->m == 32 && !m.acc->instr->scaled) {
+      if (t.capsScheduledStep && m.acc->instr->m == 32 && (!m.acc->instr->scaled || m.scaleLoads.ldsA)) {
         unsigned left = (s->kSteps - std::min(s->kSteps, 4u)) * perStep;
         if (left < extra) {
           capped = formatv(", at most the {0} of the step's {1} that the widest statement leaves out: {2}'s compiler "

@@ -121,11 +121,13 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   case Stmt::Kind::Assign: {
     auto &a = llvm::cast<Assign>(s);
     std::string element = a.dst->name + "[i]";
+    commentOverride = a.dst->madeFor.empty() ? "" : formatv("{0} = load: {1}.", a.dst->name, a.dst->madeFor).str();
     chunked(a.accessChunk, a.dst->layout, [&] {
       accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {
         line(d) << element << " = " << v << ";\n";
       }, nullptr, nullptr, &element);
     });
+    commentOverride.clear();
     return;
   }
   case Stmt::Kind::Store: {
@@ -182,7 +184,7 @@ void KernelEmitter::accessLoop(llvm::SMRange loc, const Value &value, const Layo
   auto [first, end] = accessRange.second ? accessRange : std::pair<unsigned, unsigned>{0, layout.rowsPerLane};
   if (first == 0) {
     markSource(depth, loc);
-    line(depth) << "// " << sourceText(loc) << "\n";
+    line(depth) << "// " << (commentOverride.empty() ? sourceText(loc) : commentOverride) << "\n";
     if (end < layout.rowsPerLane)
       line(depth) << formatv("// In loops of {0} accesses: one loop of all {1} (fp8 conversions in software) could be "
                              "too long for LLVM to\n",

@@ -136,7 +136,7 @@ void KernelEmitter::vectorAccess(const Tensor &x, const std::string &r, const st
 bool KernelEmitter::windowOffsetLoad(const Value &l, unsigned vec, unsigned rows, unsigned cols) {
   const Tensor &x = *l.tensor;
   return uniformOffsetLoads && !accessWindow[0].empty() && l.operands.empty() &&
-         accessKind(x, *l.col, vec) == Access::Aligned && Target::hasBufferLoad(vec * sizeOf(x.dtype)) &&
+         accessKind(x, *l.col, vec) == Access::Aligned && Target::hasBufferLoad(vec * sizeOf(x.dtype), x.dtype) &&
          llvm::is_contained(k.bufferLoaded, &x) && inBounds(x, "row", "col", *l.row, *l.col, rows, cols, 0).empty();
 }
 
@@ -164,7 +164,7 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
                        bytes(uniform));
     return;
   }
-  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && Target::hasBufferLoad(vec * sizeOf(x.dtype)) &&
+  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && Target::hasBufferLoad(vec * sizeOf(x.dtype), x.dtype) &&
       llvm::is_contained(k.bufferLoaded, &x)) {
     // A buffer load: a masked-off vector's offset (-1, 0xFFFFFFFF) lies outside the buffer and reads zeros.
     std::string mask = inBounds(x, r, c, *l.row, *l.col, rows, cols, 0);

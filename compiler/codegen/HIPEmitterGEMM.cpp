@@ -23,7 +23,10 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   const LdsBuffer &b = *w.dst;
   const LanePosition &p = lanePosition(l, w.src->name);
   markSource(depth, w.loc);
-  line(depth) << "// " << sourceText(w.loc) << "\n";
+  line(depth) << "// "
+              << (w.src->madeFor.empty() ? sourceText(w.loc)
+                                         : formatv("{0} = {1}: {2}.", w.dst->name, w.src->name, w.src->madeFor).str())
+              << "\n";
   if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
   if (b.transposed) swizzleComment(b, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
@@ -315,9 +318,10 @@ void KernelEmitter::kLane(const MFMAInstr &ins, unsigned d) {
                      "k_lane + {3} .. + {2}\n", ins.m, run, run - 1, next);
 }
 
-/// One MFMA per block of the accumulator for the fragments of `step`.
-void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d, unsigned rowFrom,
-                                unsigned rowTo) {
+/// One MFMA per block of the accumulator for the fragments of `step`; a scaled mma's of instruction K step `j`
+/// (its scale operand and opsel are constants of j: ir::ScaleLoads::select).
+void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned d, unsigned rowFrom, unsigned rowTo,
+                                int j) {
   const AccTile &a = *m.acc;
   const MFMAInstr &swapped = transposedMFMA(*a.instr, t);
   rowTo = std::min(rowTo, a.blocksY());
@@ -327,54 +331,117 @@ void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned 
   line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
   if (swapped.scaled) {
     // Swapped operands: B's fragment is the instruction's A (cbsz = B's format, scale_a = B's scale), A's its B.
+    const ScaleLoads::Select &sel = m.scaleLoads.select.at(static_cast<size_t>(j));
+    bool wide = m.scaleLoads.chunkBytes > 4;
+    auto scale = [&](const char *side, const char *block) {
+      std::string reg = formatv("{0}_{1}[{2}][{3}]", a.name, side, sel.chunk, block).str();
+      if (!wide) return reg;
+      return sel.dword ? formatv("static_cast<unsigned>({0} >> 32)", reg).str()
+                       : formatv("static_cast<unsigned>({0})", reg).str();
+    };
     line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], {3}, {4}, "
-                           "0, {0}_sb{5}{6}[bj], 0, {0}_sa{5}{6}[bi]);\n",
-                           a.name, swapped.builtin, step, swapped.codeB, swapped.codeA, scaleSuffix,
-                           step.empty() ? "[kk / " + std::to_string(swapped.k) + "]" : step);
+                           "{5}, {6}, {5}, {7});\n",
+                           a.name, swapped.builtin, step, swapped.codeB, swapped.codeA, sel.opsel, scale("sb", "bj"),
+                           scale("sa", "bi"));
     return;
   }
   line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], 0, 0, 0);\n", a.name,
                          swapped.builtin, step);
 }
 
-/// The scale registers of a scaled mma for the K step at `k`: per instruction K step, one per block row of A
-/// ({acc}_sa{suffix}) and per block column of B ({acc}_sb{suffix}), lane l holding the scale of its row (column) l % m
-/// of the block and of K block (k + kk) / 32 + l / m (docs/mx.md); 127 (2^0) outside the scale tensor, where the
-/// operands read zeros.
+namespace {
+
+/// The C++ type of a scale chunk's registers, and of its load.
+const char *scaleRegisterType(const ScaleLoads &s) { return s.chunkBytes > 4 ? "unsigned long long" : "unsigned"; }
+const char *scaleLoadType(const ScaleLoads &s) {
+  return s.chunkBytes > 4 ? "unsigned long long" : s.chunkBytes > 2 ? "unsigned" : "unsigned short";
+}
+
+} // namespace
+
+void KernelEmitter::declareScales(const MMA &m, const std::string &suffix, unsigned d) {
+  const AccTile &a = *m.acc;
+  const ScaleLoads &s = m.scaleLoads;
+  line(d) << formatv("{0} {1}_sa{2}[{3}][{4}], {1}_sb{2}[{3}][{5}];\n", scaleRegisterType(s), a.name, suffix, s.chunks,
+                     a.blocksY(), a.blocksX());
+}
+
+/// The scale registers of a scaled mma for the K step at `k` (ir::ScaleLoads): per chunk, one per block row of A
+/// ({acc}_sa{suffix}) and per block column of B ({acc}_sb{suffix}), lane l holding the bytes of its row (column)
+/// l % m of the block from K block k / perBlock + chunk * chunkBytes on, shifted right by 8 * (l / m) bits: its
+/// byte of instruction K step j is then byte select[j]. Masked, a byte outside the scale tensor is 127 (2^0), where
+/// the operands read zeros. Unmasked in a staged step, buffer loads at the step's scalar offset.
 void KernelEmitter::scaleLoads(const MMA &m, const std::string &k, const std::string &suffix, bool declare,
                                unsigned d) {
   const AccTile &a = *m.acc;
   const MFMAInstr &ins = *a.instr;
-  unsigned steps = m.k / ins.k, perBlock = ScaledMFMAInstr::kBlock / info(ins.a).values;
-  if (declare)
-    line(d) << formatv("unsigned {0}_sa{1}[{2}][{3}], {0}_sb{1}[{2}][{4}];\n", a.name, suffix, steps, a.blocksY(),
-                       a.blocksX());
-  line(d) << formatv("// The scales of K step {0}: lane l holds its row's (column's) scale of K block ({0} + kk) / {1} "
-                     "+ l / {2} of each instruction K step kk ({3} K values per scale{4}).\n",
-                     k, perBlock, ins.m, ScaledMFMAInstr::kBlock,
-                     perBlock == ScaledMFMAInstr::kBlock
-                         ? ""
-                         : formatv(", {0} {1} columns", perBlock, name(ins.a)).str());
-  if (steps > 1) line(d) << "#pragma unroll\n";
-  line(d) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
-  std::string kBlock = formatv("({0} + kk) / {1} + lane / {2}", k, perBlock, ins.m).str();
+  const ScaleLoads &s = m.scaleLoads;
+  unsigned perBlock = ScaledMFMAInstr::kBlock / info(ins.a).values;
+  if (declare) declareScales(m, suffix, d);
+  line(d) << formatv("// The scales of K step {0}: {1} bytes of each row from K block {0} / {2} on{3}, shifted by "
+                     "this lane's group (lane / {4}): its byte of instruction K step j is byte {5} j of them.\n",
+                     k, s.bytes, perBlock, s.chunks > 1 ? formatv(", {0} loads of {1}", s.chunks, s.chunkBytes).str()
+                                                         : "",
+                     s.laneGroup, s.perInstr);
   // Whole K steps of a block inside the grid tensor: every scale is inside its tensor (the launcher checks the
   // shapes), so the loads need no mask.
   bool inside = fullSteps.count(m.kVar) && (interiorBlock || !splitEdges);
+  bool buffer = inside && uniformOffsetLoads && s.chunkBytes >= 4 && llvm::is_contained(this->k.bufferLoaded, m.scaleA);
+  std::string shift = formatv(" >> 8 * (lane / {0})", s.laneGroup).str();
   auto side = [&](const char *arr, const Tensor &t, unsigned blocks, const char *block, const char *origin,
                   const std::string &wave) {
-    if (blocks > 1) line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
+    if (s.chunks > 1) line(d) << "#pragma unroll\n";
+    if (s.chunks > 1) line(d) << formatv("for (int c = 0; c < {0}; ++c)\n", s.chunks);
+    unsigned dd = s.chunks > 1 ? d + 1 : d;
+    if (blocks > 1) line(dd) << "#pragma unroll\n";
+    line(dd) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
     std::string row = formatv("{0} + {1} + {2} * {3} + lane % {3}", origin, wave, block, ins.m).str();
-    line(d + 2) << formatv("{0}_{1}{2}[kk / {3}][{4}] = {5};\n", a.name, arr, suffix, ins.k, block,
-                           inside ? formatv("tilec::load_scale_inside({0}, {1}, {2}, {3})", t.name,
-                                            extentExpr(t.rowStride()), row, kBlock).str()
-                                  : formatv("tilec::load_scale({0}, {1}, {2}, {3})", t.name, elementBounds(t), row,
-                                            kBlock).str());
+    std::string col = formatv("{0} / {1}{2}", k, perBlock, s.chunks > 1 ? formatv(" + c * {0}", s.chunkBytes).str()
+                                                                         : "").str();
+    std::string value;
+    if (buffer)
+      value = formatv("tilec::buffer_load_unaligned<{0}>({1}_buf, ({2}) * {3}, {4})", scaleLoadType(s), t.name, row,
+                      extentExpr(t.rowStride()), col);
+    else if (inside)
+      value = formatv("tilec::load_scales_inside<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name,
+                      extentExpr(t.rowStride()), row, col);
+    else
+      value = formatv("tilec::load_scales<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name, elementBounds(t), row,
+                      col);
+    line(dd + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, s.chunks > 1 ? "c" : "0", block,
+                            s.chunkBytes > 2 ? value : formatv("unsigned({0})", value).str(), shift);
   };
   side("sa", *m.scaleA, a.blocksY(), "bi", "block_row", a.name + "_row");
   side("sb", *m.scaleB, a.blocksX(), "bj", this->k.gridWholeRows ? "0" : "block_col", a.name + "_col");
-  line(d) << "}\n";
+}
+
+/// A scaled mma whose scales are staged through LDS (ir::ScaleLoads::ldsA, ldsB): this lane's chunks of the K step
+/// whose buffers are read now, for its block rows (columns), into {acc}_sa{suffix} and {acc}_sb{suffix}; shifted by
+/// the lane's group unless `raw` (a staged step shifts the next step's at its end, which is also the copy that makes
+/// them this step's).
+void KernelEmitter::scaleReads(const MMA &m, const std::string &suffix, bool raw, bool declare, unsigned d) {
+  const AccTile &a = *m.acc;
+  const ScaleLoads &s = m.scaleLoads;
+  if (declare) declareScales(m, suffix, d);
+  line(d) << formatv("// The scales of this step{0} from LDS: {1} bytes of each of the lane's rows{2}.\n",
+                     raw ? " (the next one's)" : "", s.bytes,
+                     raw ? "" : formatv(", shifted by its lane group (lane / {0})", s.laneGroup).str());
+  auto side = [&](const char *arr, const LdsBuffer &buf, unsigned blocks, const char *block, const std::string &wave) {
+    if (s.chunks > 1) line(d) << "#pragma unroll\n";
+    if (s.chunks > 1) line(d) << formatv("for (int c = 0; c < {0}; ++c)\n", s.chunks);
+    unsigned dd = s.chunks > 1 ? d + 1 : d;
+    if (blocks > 1) line(dd) << "#pragma unroll\n";
+    line(dd) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
+    std::string row = formatv("{0} + {1} * {2} + lane % {2}", wave, block, s.laneGroup).str();
+    std::string at = formatv("{0} * {1}{2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
+                             buf.pitch(), s.chunks > 1 ? formatv(" + c * {0}", s.chunkBytes).str() : "").str();
+    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", scaleLoadType(s), lds(buf, false), at).str();
+    if (s.chunkBytes <= 2) value = formatv("unsigned({0})", value).str();
+    line(dd + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, s.chunks > 1 ? "c" : "0", block,
+                            value, raw ? "" : formatv(" >> 8 * (lane / {0})", s.laneGroup).str());
+  };
+  side("sa", *s.ldsA, a.blocksY(), "bi", a.name + "_row");
+  side("sb", *s.ldsB, a.blocksX(), "bj", a.name + "_col");
 }
 
 /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment
@@ -389,10 +456,24 @@ void KernelEmitter::mma(const MMA &m, unsigned depth) {
     line(depth + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}[bi][bj] = {2}{{};\n", a.blocksX(), a.name,
                                ins.accType);
   }
-  if (m.scaleA && !scalesLoaded) scaleLoads(m, m.kVar, "", true, depth);
+  if (m.scaleA && m.scaleLoads.ldsA) scaleReads(m, "", /*raw=*/false, /*declare=*/!scalesLoaded, depth);
+  else if (m.scaleA && !scalesLoaded) scaleLoads(m, m.kVar, "", true, depth);
+  unsigned d = depth + 1;
+  if (m.scaleA) {
+    // A scaled mma selects each instruction K step's scale byte with a constant opsel: one block per step.
+    for (unsigned j = 0; j < m.k / ins.k; ++j) {
+      line(depth) << "{\n";
+      line(d) << formatv("const int kk = {0};\n", j * ins.k);
+      kLane(ins, d);
+      line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
+      mmaFragmentReads(m, "", d);
+      mmaProducts(m, "", d, 0, ~0u, static_cast<int>(j));
+      line(depth) << "}\n";
+    }
+    return;
+  }
   if (m.k / ins.k > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
-  unsigned d = depth + 1;
   kLane(ins, d);
   line(d) << formatv("{0} a_frag[{1}], b_frag[{2}];\n", ins.operandType, a.blocksY(), a.blocksX());
   mmaFragmentReads(m, "", d);

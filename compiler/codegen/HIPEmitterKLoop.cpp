@@ -79,7 +79,11 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   line(depth) << "{\n";
   line(d) << formatv("int {0} = {1};\n", var, index(*f.lower));
   if (p.doubleLds) line(d) << "int stage = 0;  // the LDS stage this step's mma reads; the next step's loads fill the other\n";
-  scaleRegisters(p, d);
+  // A staged loop (depth 3) runs staged in the vector kernel only: the _unaligned kernel's main loop loads through
+  // global instructions, which llvm-mca counts in lgkmcnt (as flat ones) so that every fragment read among them
+  // would wait for them (gemm_fp8_gfx950_unaligned 232 cycles staged, 153 in the ordered step of depth 2).
+  unsigned inFlight = p.depth == 3 && variant == Variant::Vector ? 3 : 2;
+  scaleRegisters(p, inFlight == 3, d);
   // Prologue: the first step, masked (there may be none: K can be 0).
   line(d) << formatv("// Prologue: the first step's loads, written to LDS{0}.\n", p.doubleLds ? " stage 0" : "");
   line(d) << formatv("if ({0} < {1}) {{\n", var, upper);
@@ -90,10 +94,6 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   for (const LdsWrite *w : p.writes) stmt(*w, d + 1);
   line(d + 1) << "tilec::barrier();\n";
   line(d) << "}\n";
-  // A staged loop (depth 3) runs staged in the vector kernel only: the _unaligned kernel's main loop loads through
-  // global instructions, which llvm-mca counts in lgkmcnt (as flat ones) so that every fragment read among them
-  // would wait for them (gemm_fp8_gfx950_unaligned 232 cycles staged, 153 in the ordered step of depth 2).
-  unsigned inFlight = p.depth == 3 && variant == Variant::Vector ? 3 : 2;
   std::string cond = formatv("{0} <= {1} - {2} * {3}", var, upper, inFlight, step);
   if (p.splitEdges) {
     line(d) << formatv("// Interior workgroups (the whole {0} inside it) run the main loop; edge "
@@ -178,6 +178,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   const MFMAInstr &ins = *m.acc->instr;
   mmaHeader(m, depth);
   if (p.doubleLds) readStage = "stage";
+  if (m.scaleA && m.scaleLoads.ldsA) scaleReads(m, "", /*raw=*/false, /*declare=*/false, depth);
   line(depth) << formatv("// Every fragment of this step is read before its first MFMA ({0} LDS reads).\n",
                          s.fragmentReads);
   line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, s.kSteps, m.acc->blocksY(),
@@ -190,17 +191,27 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   readStage = "0";
   nextStepLoads(f, "MFMAs", depth);
   line(depth) << formatv("// The MFMAs of instruction K steps 0 .. {0}.\n", s.kSteps - 2);
-  if (s.kSteps > 2) line(depth) << "#pragma unroll\n";
-  line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
-  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
-  line(depth) << "}\n";
+  if (m.scaleA) {
+    // Each instruction K step's scale byte is a constant opsel: one block per step.
+    for (unsigned j = 0; j + 1 < s.kSteps; ++j) {
+      line(depth) << "{\n";
+      mmaProducts(m, formatv("[{0}]", j).str(), depth + 1, 0, ~0u, static_cast<int>(j));
+      line(depth) << "}\n";
+    }
+  } else {
+    if (s.kSteps > 2) line(depth) << "#pragma unroll\n";
+    line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", (s.kSteps - 1) * ins.k, ins.k);
+    mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1);
+    line(depth) << "}\n";
+  }
+  int last = static_cast<int>(s.kSteps) - 1;
   if (s.rowsBefore) {
     line(depth) << formatv("// Block rows 0 .. {0} of instruction K step {1}: with them the MFMAs after the last load "
                            "cover its latency ({2} cycles in LLVM's model for {3}).\n",
                            s.rowsBefore - 1, s.kSteps - 1, t.globalLoadLatency, t.name);
     line(depth) << "{\n";
     line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
-    mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, 0, s.rowsBefore);
+    mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, 0, s.rowsBefore, last);
     line(depth) << "}\n";
   }
   // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
@@ -235,7 +246,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
     line(depth) << formatv("// The MFMAs of instruction K step {0}, among the LDS writes.\n", s.kSteps - 1);
   line(depth) << "{\n";
   line(depth + 1) << formatv("const int kk = {0};\n", (s.kSteps - 1) * ins.k);
-  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, s.rowsBefore);
+  mmaProducts(m, formatv("[kk / {0}]", ins.k).str(), depth + 1, s.rowsBefore, ~0u, last);
   line(depth) << "}\n";
   if (p.doubleLds) {
     line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
@@ -246,37 +257,42 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   advanceScales(p, depth);
 }
 
-void KernelEmitter::scaleRegisters(const KLoopPlan &p, unsigned d) {
+void KernelEmitter::scaleRegisters(const KLoopPlan &p, bool staged, unsigned d) {
   for (const MMA *m : p.mmas) {
     if (!m->scaleA) continue;
-    const AccTile &a = *m->acc;
-    unsigned steps = m->k / a.instr->k;
-    line(d) << formatv("// The scales of {0}'s mma, this step's and the next step's (loaded with the next step's "
-                       "operands).\n", a.name);
-    line(d) << formatv("unsigned {0}_sa[{1}][{2}], {0}_sb[{1}][{3}], {0}_sa_next[{1}][{2}], {0}_sb_next[{1}][{3}];\n",
-                       a.name, steps, a.blocksY(), a.blocksX());
+    if (m->scaleLoads.ldsA) {
+      line(d) << formatv("// The scales of {0}'s mma{1} (read from LDS with the fragments).\n", m->acc->name,
+                         staged ? ", this step's and the next step's" : "");
+      declareScales(*m, "", d);
+      if (staged) declareScales(*m, "_next", d);
+    } else {
+      line(d) << formatv("// The scales of {0}'s mma, this step's and the next step's (loaded with the next step's "
+                         "operands).\n", m->acc->name);
+      declareScales(*m, "", d);
+      declareScales(*m, "_next", d);
+    }
     scalesLoaded = true;
   }
 }
 
 void KernelEmitter::stepScales(const KLoopPlan &p, const std::string &k, const std::string &suffix, unsigned d) {
   for (const MMA *m : p.mmas)
-    if (m->scaleA) scaleLoads(*m, k, suffix, false, d);
+    if (m->scaleA && !m->scaleLoads.ldsA) scaleLoads(*m, k, suffix, false, d);
 }
 
 void KernelEmitter::advanceScales(const KLoopPlan &p, unsigned d) {
   for (const MMA *m : p.mmas) {
-    if (!m->scaleA) continue;
+    if (!m->scaleA || m->scaleLoads.ldsA) continue;
     const AccTile &a = *m->acc;
-    unsigned steps = m->k / a.instr->k;
+    unsigned chunks = m->scaleLoads.chunks;
     line(d) << "// The next step's scales become this step's.\n";
-    line(d) << "#pragma unroll\n";
-    line(d) << formatv("for (int kk = 0; kk < {0}; ++kk) {{\n", steps);
+    if (chunks > 1) line(d) << "#pragma unroll\n";
+    line(d) << formatv("for (int c = 0; c < {0}; ++c) {{\n", chunks);
     line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}_sa[kk][bi] = {1}_sa_next[kk][bi];\n", a.blocksY(),
+    line(d + 1) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}_sa[c][bi] = {1}_sa_next[c][bi];\n", a.blocksY(),
                            a.name);
     line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}_sb[kk][bj] = {1}_sb_next[kk][bj];\n", a.blocksX(),
+    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}_sb[c][bj] = {1}_sb_next[c][bj];\n", a.blocksX(),
                            a.name);
     line(d) << "}\n";
   }
@@ -334,6 +350,7 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   fullSteps.erase(f.var);
   interiorBlock = false;
   readStage = "stage";
+  if (m.scaleA && m.scaleLoads.ldsA) scaleReads(m, "", /*raw=*/false, /*declare=*/false, depth + 1);
   stagedFragmentReads(m, 0, depth + 1);
   readStage = "0";
   line(depth) << "}\n";
@@ -355,18 +372,27 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
   for (unsigned j = 0; j < kSteps; ++j) {
     const KLoopPlan::StagedSegment &seg = p.staged[j];
     bool last = j + 1 == kSteps;
-    line(depth) << formatv("// Instruction K step {0}: its MFMAs{1}{2}{3}.\n", j,
+    line(depth) << formatv("// Instruction K step {0}: its MFMAs{1}{4}{2}{3}.\n", j,
                            last ? ", the next step's fragments of instruction K step 0"
                                 : formatv(", the fragments of step {0}", j + 1).str(),
                            seg.writes ? ", the next step's LDS writes (into the other stage)" : "",
-                           seg.loads ? formatv(", loads of {0}", after).str() : "");
+                           seg.loads ? formatv(", loads of {0}", after).str() : "",
+                           seg.scales ? ", the next step's scales" : "");
     if (last) {
       // Every wave has read this step's stage (its last reads were the segment before) and written the other.
       line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
       line(depth) << "stage ^= 1;\n";
     }
+    // The next step's scales, before its fragments: the step's end waits for them.
+    if (last && m.scaleA && m.scaleLoads.ldsA) scaleReads(m, "_next", /*raw=*/true, /*declare=*/false, depth);
     stagedFragmentReads(m, last ? 0 : j + 1, depth);
-    mmaProducts(m, formatv("[{0}]", j).str(), depth);
+    mmaProducts(m, formatv("[{0}]", j).str(), depth, 0, ~0u, static_cast<int>(j));
+    if (seg.scales) {
+      // Used by the next step's first MFMAs: loaded a whole step ahead, before the tiles.
+      uniformOffsetLoads = p.bufferLoads && variant == Variant::Vector;
+      stepScales(p, formatv("{0} + {1}", f.var, index(*f.step)), "_next", depth);
+      uniformOffsetLoads = false;
+    }
     writeStage = last ? "stage" : "stage ^ 1";
     for (unsigned w = 0; w < seg.writes; ++w) stmt(*p.writes[writes++], depth);
     writeStage = "0";
@@ -381,6 +407,23 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
     line(depth) << "__builtin_amdgcn_sched_barrier(0);\n";
   }
   readStage = "0";
+  if (m.scaleA && m.scaleLoads.ldsA) {
+    const ScaleLoads &sl = m.scaleLoads;
+    line(depth) << formatv("// The next step's scales become this step's, shifted by this lane's group (lane / {0}).\n",
+                           sl.laneGroup);
+    unsigned d = sl.chunks > 1 ? depth + 1 : depth;
+    std::string c = sl.chunks > 1 ? "c" : "0";
+    if (sl.chunks > 1) line(depth) << "#pragma unroll\n";
+    if (sl.chunks > 1) line(depth) << formatv("for (int c = 0; c < {0}; ++c) {{\n", sl.chunks);
+    for (auto [side, blocks, block] : {std::tuple{"sa", m.acc->blocksY(), "bi"}, {"sb", m.acc->blocksX(), "bj"}}) {
+      line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0}) {2}_{3}[{5}][{0}] = {2}_{3}_next[{5}][{0}] >> 8 * "
+                         "(lane / {4});\n", block, blocks, m.acc->name, side, sl.laneGroup, c);
+    }
+    if (sl.chunks > 1) line(depth) << "}\n";
+  } else {
+    advanceScales(p, depth);
+  }
 }
 
 } // namespace tilec::hip

@@ -144,16 +144,20 @@ private:
   /// The launcher's checks of the scale tensors' shapes of the scaled mma in `body` (inside `loop`).
   void scaleChecks(const Body &body, const For *loop);
   /// A scaled mma's scale registers for the K step at `k` ({acc}_sa{suffix}, {acc}_sb{suffix}), declared first
-  /// when `declare`.
+  /// when `declare` (declareScales), as ir::ScaleLoads plans them.
   void scaleLoads(const MMA &m, const std::string &k, const std::string &suffix, bool declare, unsigned depth);
+  void declareScales(const MMA &m, const std::string &suffix, unsigned depth);
+  void scaleReads(const MMA &m, const std::string &suffix, bool raw, bool declare, unsigned depth);
   /// The scaled mma of a K loop whose plan loads each step's scales with the step's other loads (the prefetch of a
   /// pipelined loop): the registers it declares before the loop, and the copy that makes the next step's current.
-  void scaleRegisters(const KLoopPlan &p, unsigned depth);
+  void scaleRegisters(const KLoopPlan &p, bool staged, unsigned depth);
   void stepScales(const KLoopPlan &p, const std::string &k, const std::string &suffix, unsigned depth);
   void advanceScales(const KLoopPlan &p, unsigned depth);
   void transposingFragmentReads(const MMA &m, const std::string &step, unsigned depth);
-  /// One MFMA per block of block rows rowFrom .. rowTo - 1 (all by default) and every block column.
-  void mmaProducts(const MMA &m, const std::string &step, unsigned depth, unsigned rowFrom = 0, unsigned rowTo = ~0u);
+  /// One MFMA per block of block rows rowFrom .. rowTo - 1 (all by default) and every block column; a scaled mma's
+  /// of instruction K step j (its scales' opsel is a constant of j).
+  void mmaProducts(const MMA &m, const std::string &step, unsigned depth, unsigned rowFrom = 0, unsigned rowTo = ~0u,
+                   int j = -1);
 
   /// store T[window] = value over an accumulator: the mma computed each block transposed, so lane l holds row
   /// l % m of each block and, per group of 4 values, 4 consecutive columns: one 4-element store per group.
@@ -334,11 +338,12 @@ private:
   std::string tensorBytes(const Tensor &tensor, const char *type) const;
   /// The LDS stage that mma reads and that writes fill, for buffers with 2 stages.
   std::string readStage = "0", writeStage = "0";
-  /// Writing a K loop whose scaled mma reads scale registers loaded before it ({acc}_sa{scaleSuffix}), not its own.
+  /// The comment of the statement being written when it is not a source line (Tile::madeFor).
+  std::string commentOverride;
+  /// Writing a K loop whose scaled mma reads scale registers loaded before it ({acc}_sa), not its own.
   bool scalesLoaded = false;
   /// The K loop being written splits interior from edge workgroups (KLoopPlan::splitEdges).
   bool splitEdges = true;
-  std::string scaleSuffix;
   /// Inside an access loop whose row origin moves with a loop: (origin, lane part) of `row`, for address().
   std::pair<std::string, std::string> rowSplit;
   /// Inside an access loop of a 1-D tile: `col` is the element index, and there is no `row`.

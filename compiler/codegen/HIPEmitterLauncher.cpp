@@ -110,6 +110,18 @@ bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Ex
     if (packedWindow(f->body, origin, extent, inner, innerExtent, factor, divides)) return true;
     for (const StmtPtr &t : f->body) {
       auto *m = llvm::dyn_cast<MMA>(t.get());
+      // A scale tensor's K axis (staged through LDS, passes/PlanScaleLoads.h): [.., k / perBlock] of an [.., ceil(K
+      // / perBlock)] tensor, which scaleChecks makes the launcher check.
+      if (m && m->scaleA && (&extent == &m->scaleA->cols || &extent == &m->scaleB->cols) &&
+          x->kind == Index::Kind::LoopVar && x->name == f->var && times == 1 &&
+          divide == ScaledMFMAInstr::kBlock / info(m->a->dtype).values) {
+        innerExtent = Extent{};
+        if (f->upper->kind == Index::Kind::Scalar) innerExtent.symbol = f->upper->name;
+        else if (f->upper->kind == Index::Kind::Const) innerExtent.value = f->upper->value;
+        else return false;
+        inner = x, divides = true, factor = divide;
+        return true;
+      }
       const Tensor *b = m ? scaledBTensor(*f, *m) : nullptr;
       if (!b) continue;
       unsigned perA = info(m->a->dtype).values, perB = info(m->b->dtype).values;

@@ -271,15 +271,18 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
   }
   for (const ir::MMA *m : p.mmas) {
     if (!m->scaleA) continue;
-    const ir::AccTile &a = *m->acc;
-    const MFMAInstr &ins = *a.instr;
-    unsigned steps = m->k / ins.k;
-    os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} = {5} x ({6} "
-                  "+ {7}) E8M0 bytes per lane per step from {8} and {9}, one per fragment and instruction K step, {10}; "
-                  "2^0 outside them\n",
-                  a.name, ins.name, ins.codeB, ins.codeA, steps * (a.blocksY() + a.blocksX()), steps, a.blocksY(),
-                  a.blocksX(), m->scaleA->name, m->scaleB->name,
-                  p.depth == 2 ? "loaded with the next step's operands" : "loaded at the step's mma");
+    const ir::ScaleLoads &sl = m->scaleLoads;
+    os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} E8M0 bytes of "
+                  "each block row and column per step ({5} K steps x {6}), {7}; a lane shifts them by its group of "
+                  "{8} lanes and each MFMA selects its byte with opsel\n",
+                  m->acc->name, m->acc->instr->name, m->acc->instr->codeB, m->acc->instr->codeA, sl.bytes,
+                  sl.select.size(), sl.perInstr,
+                  sl.ldsA ? formatv("staged through LDS with the operands ({0}, {1}: loaded as tiles, read with the "
+                                    "fragments)", sl.ldsA->name, sl.ldsB->name).str()
+                          : formatv("{0} load{1} of {2} B per block row and column from {3} and {4}, {5}", sl.chunks,
+                                    sl.chunks == 1 ? "" : "s", sl.chunkBytes, m->scaleA->name, m->scaleB->name,
+                                    p.depth >= 2 ? "with the next step's operands" : "at the step's mma").str(),
+                  sl.laneGroup);
   }
 }
 

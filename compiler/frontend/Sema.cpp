@@ -16,6 +16,7 @@
 #include "frontend/SemaGEMM.h"
 #include "passes/ForwardAccOperands.h"
 #include "passes/LdsTransposeReads.h"
+#include "passes/PlanScaleLoads.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -560,6 +561,9 @@ void KernelSema::warnings() {
                           t->name, l.vec, l.bytesPerAccess(), widest, widest * l.elemBytes, l.rowsPerLane,
                           l.rowsPerLane * l.vec / widest));
   }
+  // A scaled mma's scales: after the checks above, which know only the declared tiles and buffers, since in a K
+  // loop they become register tiles and LDS buffers of their own.
+  if (diags.errorCount() == errorsAtStart) planScaleLoads(*kernel);
 }
 
 std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Target *targetOverride,

@@ -12,6 +12,7 @@
 #ifndef TILEC_IR_H
 #define TILEC_IR_H
 
+#include "ir/ScaleLoads.h"
 #include "layout/Layout.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SMLoc.h"
@@ -78,6 +79,9 @@ struct Tile {
   /// False for a tile no statement uses (Sema warns): it has a distribution to show, but no registers, and the
   /// emitted code does not declare it.
   bool used = true;
+  /// Made by a pass, not declared (a scaled mma's scales staged through LDS): what for, the comment of its
+  /// statements in the emitted code.
+  std::string madeFor;
   unsigned rows() const { return layout.rows; }
   unsigned cols() const { return layout.cols; }
 };
@@ -403,6 +407,7 @@ struct KLoopPlan {
     enum class Group { MFMA, LDSRead, LDSWrite, GlobalLoad };
     unsigned writes = 0; ///< statements of `writes` placed here, following those of the segments before
     unsigned loads = 0;  ///< statements of `loads` placed here, likewise
+    bool scales = false; ///< a scaled mma's scale loads of the next K step (ir::ScaleLoads) come first here
     std::vector<std::pair<Group, unsigned>> groups; ///< kind and instructions per lane, in issue order
   };
   std::vector<StagedSegment> staged;
@@ -450,6 +455,7 @@ struct MMA : Stmt {
   /// value is the K column of the LDS operands' first column (null and empty otherwise).
   const Tensor *scaleA = nullptr, *scaleB = nullptr;
   std::string kVar;
+  ScaleLoads scaleLoads; ///< a scaled mma: how each K step loads its scales (passes/PlanScaleLoads.h)
   /// `acc = mma(a, b)`: the accumulator restarts at zero before this product (a new S = Q K^T for each K/V block of
   /// attention), instead of adding to what it holds. A loop around it is not a K loop (its steps do not accumulate):
   /// it runs as a plain loop.

@@ -190,6 +190,18 @@ private:
         fail(s.loc, "a B operand of packed values is stored transposed");
       if (m.a->storedRows() != m.acc->rows || bColumns != m.acc->cols)
         fail(s.loc, "mma operands do not match the accumulator's shape");
+      if (m.scaleA) {
+        // The scales of a K step: whole chunks, each holding whole instruction K steps (passes/PlanScaleLoads.h).
+        const ScaleLoads &sl = m.scaleLoads;
+        bool planned = sl.chunkBytes && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
+                       sl.laneGroup == ins->m && sl.chunkBytes % sl.perInstr == 0 && sl.select.size() == m.k / ins->k;
+        for (size_t j = 0; planned && j < sl.select.size(); ++j) {
+          const ScaleLoads::Select &x = sl.select[j];
+          planned = x.chunk < sl.chunks && x.chunk * sl.chunkBytes + x.dword * 4 + x.opsel == j * sl.perInstr &&
+                    x.opsel < 4 && x.dword * 4 < sl.chunkBytes;
+        }
+        if (!planned) fail(s.loc, "scaled mma whose scale loads do not cover its K step");
+      }
       if (m.aFrom) {
         // A from an accumulator's registers: its lanes hold A's fragments in runs of 4 (passes/ForwardAccOperands.h).
         const AccTile *x = m.aFrom->value->acc;
@@ -318,25 +330,27 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
     if (!p.staged.empty()) fail("a staged order in a loop that is not staged");
     return;
   }
-  // Staged: one unscaled mma, 2 stages, a masked loop after the main one, one segment per instruction K step that
+  // Staged: one mma, 2 stages, a masked loop after the main one, one segment per instruction K step that
   // places every write and load once and holds that step's MFMAs.
   if (!p.doubleLds) fail("staged with one LDS stage");
   if (!p.splitEdges && !p.peelTail) fail("staged without a masked loop to end it");
-  if (p.mmas.size() != 1 || !p.mmas.front()->acc || !p.mmas.front()->acc->instr || p.mmas.front()->scaleA)
-    return fail("staged without exactly one unscaled mma");
+  if (p.mmas.size() != 1 || !p.mmas.front()->acc || !p.mmas.front()->acc->instr)
+    return fail("staged without exactly one mma");
   const MMA &m = *p.mmas.front();
   unsigned kSteps = m.k / m.acc->instr->k, blocks = m.acc->blocksY() * m.acc->blocksX();
   if (p.staged.size() != kSteps) return fail("staged segments differ from the instruction K steps");
-  unsigned writes = 0, loads = 0;
+  unsigned writes = 0, loads = 0, scales = 0;
   for (const KLoopPlan::StagedSegment &seg : p.staged) {
     writes += seg.writes;
     loads += seg.loads;
+    scales += seg.scales;
     unsigned mfmas = 0;
     for (const auto &[g, n] : seg.groups)
       if (g == KLoopPlan::StagedSegment::Group::MFMA) mfmas += n;
     if (mfmas != blocks) fail("a staged segment's MFMAs differ from an instruction K step's blocks");
   }
   if (writes != p.writes.size() || loads != p.loads.size()) fail("staged segments do not place every write and load once");
+  if (scales != (m.scaleA && !m.scaleLoads.ldsA ? 1u : 0u)) fail("a staged scaled mma's next scales are not loaded exactly once");
   // The last segment follows the step's barrier: an LDS write there would race with the other waves' reads.
   if (p.staged.back().writes) fail("an LDS write after the staged step's barrier");
 }

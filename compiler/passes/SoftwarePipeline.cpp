@@ -103,15 +103,15 @@ private:
     return ok;
   }
 
-  /// Why a K loop cannot run staged (depth 3), or "" where it can: one mma of 2 or more instruction K steps without
-  /// scales (a scaled mma's scales would need a third set of registers), 2 LDS stages, and a masked loop after the
-  /// main one to take the last steps (split edges or a partial last step).
+  /// Why a K loop cannot run staged (depth 3), or "" where it can: one mma of 2 or more instruction K steps, 2 LDS
+  /// stages, and a masked loop after the main one to take the last steps (split edges or a partial last step). A
+  /// scaled mma's scales skip LDS: the next step's load with the first segment (ir::ScaleLoads, a load per block row
+  /// and column), two sets live as in the pipelined step; or, in the loop's shape, they are its loads and LDS writes.
   std::string stagedBlocker(const For &f, const KLoopPlan &plan) const {
     if (!prefetches(f)) return "K is a single step (nothing to stage)";
     if (plan.mmas.size() != 1) return "the loop has more than one mma";
     const MMA &m = *plan.mmas.front();
     if (!m.acc || !m.acc->instr) return "its mma has no MFMA instruction";
-    if (m.scaleA) return "its mma is scaled (the scales of three steps would be live)";
     if (m.k / m.acc->instr->k < 2) return "its mma is one instruction K step (nothing to read ahead of the MFMAs)";
     if (!plan.splitEdges && !plan.peelTail) return "every block and K step is whole (no masked loop to end it)";
     return "";
@@ -152,6 +152,11 @@ private:
       unsigned accesses;
     };
     std::vector<Item> queue;
+    // A scaled mma's scales of the next step first: they are waited for at the start of the next step, the tiles
+    // only when they are written to LDS there.
+    unsigned scaleLoads =
+        m.scaleA && !m.scaleLoads.ldsA ? m.scaleLoads.chunks * (m.acc->blocksY() + m.acc->blocksX()) : 0;
+    if (scaleLoads) queue.push_back({Group::GlobalLoad, scaleLoads});
     for (const LdsWrite *w : plan.writes) queue.push_back({Group::LDSWrite, w->src->layout.accessesPerLane()});
     for (const Assign *a : plan.loads) queue.push_back({Group::GlobalLoad, a->dst->layout.accessesPerLane()});
     plan.staged.assign(kSteps, {});
@@ -168,7 +173,8 @@ private:
       while (next < queue.size() &&
              (last || here.empty() || mustPlace() || placed + queue[next].accesses <= room)) {
         placed += queue[next].accesses;
-        (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
+        if (scaleLoads && next == 0) seg.scales = true;
+        else (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
         here.push_back(queue[next++]);
         if (!last && placed >= room && !(next < queue.size() && mustPlace())) break;
       }
@@ -222,10 +228,17 @@ private:
     for (const Assign *a : plan.loads) {
       const Value &v = *a->value;
       unsigned bytes = a->dst->layout.vec * sizeOf(a->dst->dtype);
-      if (v.kind != Value::Kind::Load || !v.operands.empty() || !Target::hasBufferLoad(bytes)) continue;
+      if (v.kind != Value::Kind::Load || !v.operands.empty() || !Target::hasBufferLoad(bytes, a->dst->dtype)) continue;
       plan.bufferLoads = true;
       if (!llvm::is_contained(k.bufferLoaded, v.tensor)) k.bufferLoaded.push_back(v.tensor);
     }
+    // A staged step loads a scaled mma's scales through buffers too, at the step's scalar offset (4- and 8-byte
+    // chunks): llvm-mca counts global loads in lgkmcnt, so that the fragment reads would wait for them.
+    if (plan.bufferLoads && plan.depth == 3)
+      for (const MMA *m : plan.mmas)
+        if (m->scaleA && !m->scaleLoads.ldsA && m->scaleLoads.chunkBytes >= 4)
+          for (const Tensor *scales : {m->scaleA, m->scaleB})
+            if (!llvm::is_contained(k.bufferLoaded, scales)) k.bufferLoaded.push_back(scales);
   }
 
   /// The order of a main-loop step (with 2 LDS stages the same order without the first barrier: the writes go into
@@ -250,8 +263,9 @@ private:
     s.kSteps = kSteps;
     s.fragmentReads = kSteps * fragmentReadsPerKStep(m);
     for (const Assign *a : plan.loads) s.loads += a->dst->layout.accessesPerLane();
-    // A scaled mma's scales of the next step load with them: one byte per fragment and instruction K step.
-    if (m.scaleA) s.loads += kSteps * (rows + cols);
+    // A scaled mma's scales of the next step load with them (unless staged through LDS: then they are loads of the
+    // loop): a load per chunk and block row or column.
+    if (m.scaleA && !m.scaleLoads.ldsA) s.loads += m.scaleLoads.chunks * (rows + cols);
     unsigned passes = std::max(1u, ins.cycles / 4);
     unsigned before = (kSteps - 1) * blocks;
     while (s.rowsBefore + 1 < rows && (before - std::min(before, s.loads)) * passes < t.globalLoadLatency &&

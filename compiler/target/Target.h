@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "support/DType.h"
 #include <cstdint>
 #include <string>
 
@@ -126,9 +127,14 @@ struct Target {
     return (bits == 16 && ldsTransposeRead16) || (bits == 8 && ldsTransposeRead8) || (bits == 4 && ldsTransposeRead4) ||
            (bits == 6 && ldsTransposeRead6);
   }
-  /// Whether one buffer load moves `bytes` per lane: buffer_load_dword, _dwordx2, _dwordx3 and _dwordx4
-  /// (tilec::buffer_load).
-  static bool hasBufferLoad(unsigned bytes) { return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16; }
+  /// Whether tilec loads `bytes` per lane of `dtype` through a buffer: buffer_load_dword, _dwordx2, _dwordx3 and
+  /// _dwordx4 (tilec::buffer_load); buffer_load_ubyte and _ushort for E8M0 scales only (a scaled mma's scale tiles,
+  /// passes/PlanScaleLoads.h), since 1-byte buffer loads of operands cost registers elsewhere (an fp8 x bf8 GEMM of
+  /// test/Differential, epilogue_scaled, took 239 VGPRs with them against 207).
+  static bool hasBufferLoad(unsigned bytes, DType dtype) {
+    if (bytes == 1 || bytes == 2) return dtype == DType::E8M0;
+    return bytes == 4 || bytes == 8 || bytes == 12 || bytes == 16;
+  }
   /// The bytes a lane names with the transposing LDS read of `bits`-bit values: 8, or 12 for 6-bit values.
   static unsigned ldsTransposeReadBytes(unsigned bits) { return bits == 6 ? 12 : 8; }
   /// Passes (4 clocks each on a 16-lane SIMD) one wave64 VALU instruction takes: 1, and 4 for the f32/f16

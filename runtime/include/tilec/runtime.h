@@ -198,9 +198,26 @@ TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int
 TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int row, int col) {
   return load_scale(s, rows, cols, cols, row, col);
 }
-/// The scale at (row, col) of a tensor with rows `stride` bytes apart, known to be inside it (no mask).
-TILEC_DEVICE unsigned load_scale_inside(const unsigned char *s, int stride, int row, int col) {
-  return global_load<unsigned char>(s + static_cast<long>(row) * stride + col);
+
+/// The scale bytes (col .. col + sizeof(T) - 1) of a row of a scale tensor, T unsigned short, unsigned or unsigned
+/// long long, the lowest column in the low byte: the scales a block row of a scaled mma needs for a whole K step
+/// (tilec's ir::ScaleLoads), in one load at byte alignment (unaligned access mode, as global_load_unaligned). Known
+/// to be inside the tensor.
+template <typename T> TILEC_DEVICE T load_scales_inside(const unsigned char *s, int stride, int row, int col) {
+  return global_load_unaligned<T>(s + static_cast<long>(row) * stride + col);
+}
+/// The same, masked: each byte outside the rows x cols tensor is 127 (2^0), where the operands read zeros. One byte
+/// load each (the masked steps only).
+template <typename T> TILEC_DEVICE T load_scales(const unsigned char *s, int rows, int cols, int stride, int row,
+                                                 int col) {
+  T v = 0;
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(sizeof(T)); ++i)
+    v |= static_cast<T>(load_scale(s, rows, cols, stride, row, col + i)) << (8 * i);
+  return v;
+}
+template <typename T> TILEC_DEVICE T load_scales(const unsigned char *s, int rows, int cols, int row, int col) {
+  return load_scales<T>(s, rows, cols, cols, row, col);
 }
 
 /// A buffer: a base pointer and a size in bytes, with the hardware's bounds check. An access of V at a byte offset
@@ -234,11 +251,16 @@ TILEC_DEVICE int buffer_offset(bool inside, int byteOffset) { return byteOffset 
 /// instruction's scalar offset, soffset: a K loop advances it with one scalar add instead of a vector add per access).
 /// The bounds check covers the sum; callers pass a nonzero uniformOffset only for accesses known to be inside.
 template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int laneOffset, int uniformOffset) {
-  static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,
-                "buffer accesses move 4, 8, 12 or 16 bytes");
+  static_assert(sizeof(V) == 1 || sizeof(V) == 2 || sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 ||
+                    sizeof(V) == 16,
+                "buffer loads move 1, 2, 4, 8, 12 or 16 bytes");
 #if defined(__HIP__)
   if constexpr (sizeof(V) == 16)
     return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b128(b.rsrc, laneOffset, uniformOffset, 0));
+  else if constexpr (sizeof(V) == 2)
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b16(b.rsrc, laneOffset, uniformOffset, 0));
+  else if constexpr (sizeof(V) == 1)
+    return __builtin_bit_cast(V, __builtin_amdgcn_raw_buffer_load_b8(b.rsrc, laneOffset, uniformOffset, 0));
   else if constexpr (sizeof(V) == 12) { // a 3-dword vector type is 16 bytes: copy its 12
     const auto words = __builtin_amdgcn_raw_buffer_load_b96(b.rsrc, laneOffset, uniformOffset, 0);
     V v;
@@ -257,6 +279,20 @@ template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int laneOffset, int u
 }
 
 template <typename V> TILEC_DEVICE V buffer_load(Buffer b, int byteOffset) { return buffer_load<V>(b, byteOffset, 0); }
+
+/// buffer_load of 4 or 8 bytes at any byte offset (a scaled mma's scale bytes of a K step, ir::ScaleLoads): unaligned
+/// access mode covers buffer accesses too (LLVM's unaligned-buffer-access on gfx9, as for global ones); the emulator
+/// checks the bounds and not the alignment.
+template <typename V> TILEC_DEVICE V buffer_load_unaligned(Buffer b, int laneOffset, int uniformOffset) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "scale buffer loads move 4 or 8 bytes");
+#if defined(__HIP__)
+  return buffer_load<V>(b, laneOffset, uniformOffset);
+#else
+  const long byteOffset = static_cast<long>(laneOffset) + uniformOffset;
+  if (laneOffset < 0 || byteOffset < 0 || static_cast<unsigned long>(byteOffset) + sizeof(V) > b.bytes) return V{};
+  return global_load_unaligned<V>(b.base + byteOffset);
+#endif
+}
 
 template <typename V> TILEC_DEVICE void buffer_store(Buffer b, int byteOffset, V v) {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8 || sizeof(V) == 12 || sizeof(V) == 16,

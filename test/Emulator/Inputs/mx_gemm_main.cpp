@@ -43,6 +43,10 @@ constexpr int kValuesB = MX_FB == mxref::FP4 ? 2 : mxref::bitsOf(MX_FB) == 6 ? 4
 /// Elements per vector access: 16 bytes, or 4 elements of 3 bytes.
 constexpr int kVec = kValues == 4 ? 4 : 16;
 
+#ifndef MX_SCALE_VEC
+#define MX_SCALE_VEC 1
+#endif
+
 bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
   const int ks = (k + 31) / 32;
   auto codes = [&](int format, int rows) {
@@ -110,7 +114,10 @@ bool run(int m, int n, int k, std::mt19937 &rng, bool expectUnaligned) {
 #else
   const bool wantUnaligned = expectUnaligned || n % 4 != 0;
 #endif
-  const bool wrongKernel = (ran.size() > 10 && ran.compare(ran.size() - 10, 10, "_unaligned") == 0) != wantUnaligned;
+  // The scales go through LDS as [rows, bytes] tiles of MX_SCALE_VEC-byte accesses (tilec's PlanScaleLoads): the
+  // vector kernel also needs KS a multiple of that vector.
+  const bool wrongKernel = (ran.size() > 10 && ran.compare(ran.size() - 10, 10, "_unaligned") == 0) !=
+                           (wantUnaligned || ks % MX_SCALE_VEC != 0);
   std::printf("%dx%dx%d%s: %s%s\n", m, n, k, expectUnaligned ? " (unaligned rows)" : "", bad ? "FAILED" : "ok",
               wrongKernel ? (" but ran " + ran).c_str() : "");
   return !bad && !wrongKernel;

@@ -1,0 +1,95 @@
+//===- ScaleLoadsTest.cpp - A scaled mma's scale bytes per K step, by hand ---===//
+//
+// passes/PlanScaleLoads.h against the layout of the scaled MFMAs (docs/mx.md, [AMD-BLOG], [TRITON]): lane l of an
+// instruction of block height M takes K block j P + l / M of instruction K step j, P = 64 / M. After the lane's shift
+// by 8 (l / M) bits its byte of step j is byte j P of the row's bytes: chunk j P / chunkBytes, dword (j P %
+// chunkBytes) / 4, opsel j P % 4. Each expectation below is worked out from that rule, not read off the code.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/PlanScaleLoads.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+
+namespace {
+
+const MFMAInstr &variant(const char *name, DType a, DType b) {
+  const ScaledMFMAInstr *scaled = lookupScaledMFMA(name);
+  EXPECT_NE(scaled, nullptr) << name;
+  const MFMAInstr *ins = scaledVariant(*scaled, a, b);
+  EXPECT_NE(ins, nullptr) << name;
+  return *ins;
+}
+
+void expectSelect(const ir::ScaleLoads &s, unsigned j, unsigned chunk, unsigned dword, unsigned opsel) {
+  ASSERT_LT(j, s.select.size());
+  EXPECT_EQ(s.select[j].chunk, chunk) << "step " << j;
+  EXPECT_EQ(s.select[j].dword, dword) << "step " << j;
+  EXPECT_EQ(s.select[j].opsel, opsel) << "step " << j;
+}
+
+} // namespace
+
+// fp4 x fp4, 32x32x64, K step of 128 fp4x2 columns (256 values): 4 instruction K steps of 2 blocks, 8 bytes a row in
+// one 8-byte chunk; steps at bytes 0, 2, 4, 6.
+TEST(ScaleLoads, Fp4ThirtyTwoByThirtyTwoDeepStep) {
+  const MFMAInstr &ins = variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP4X2, DType::FP4X2);
+  ir::ScaleLoads s = scaleLoadsFor(ins, 128);
+  EXPECT_EQ(s.laneGroup, 32u);
+  EXPECT_EQ(s.perInstr, 2u);
+  EXPECT_EQ(s.bytes, 8u);
+  EXPECT_EQ(s.chunkBytes, 8u);
+  EXPECT_EQ(s.chunks, 1u);
+  EXPECT_EQ(s.registersPerRow(), 2u);
+  ASSERT_EQ(s.select.size(), 4u);
+  expectSelect(s, 0, 0, 0, 0);
+  expectSelect(s, 1, 0, 0, 2);
+  expectSelect(s, 2, 0, 1, 0);
+  expectSelect(s, 3, 0, 1, 2);
+}
+
+// fp8 x fp8, 32x32x64, K step 128 values: 2 steps, 4 bytes (one dword), steps at bytes 0 and 2.
+TEST(ScaleLoads, Fp8ThirtyTwoByThirtyTwo) {
+  ir::ScaleLoads s = scaleLoadsFor(variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, DType::FP8), 128);
+  EXPECT_EQ(s.bytes, 4u);
+  EXPECT_EQ(s.chunkBytes, 4u);
+  EXPECT_EQ(s.registersPerRow(), 1u);
+  ASSERT_EQ(s.select.size(), 2u);
+  expectSelect(s, 0, 0, 0, 0);
+  expectSelect(s, 1, 0, 0, 2);
+}
+
+// fp8 x fp8, 16x16x128 (4 lane groups of 16), K step 512 values: 4 steps of 4 blocks, 16 bytes in two 8-byte
+// chunks; steps at bytes 0, 4 (chunk 0, dwords 0 and 1) and 8, 12 (chunk 1); opsel 0 throughout.
+TEST(ScaleLoads, Fp8SixteenBySixteenTwoChunks) {
+  ir::ScaleLoads s = scaleLoadsFor(variant("v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP8, DType::FP8), 512);
+  EXPECT_EQ(s.laneGroup, 16u);
+  EXPECT_EQ(s.perInstr, 4u);
+  EXPECT_EQ(s.bytes, 16u);
+  EXPECT_EQ(s.chunkBytes, 8u);
+  EXPECT_EQ(s.chunks, 2u);
+  EXPECT_EQ(s.registersPerRow(), 4u);
+  ASSERT_EQ(s.select.size(), 4u);
+  expectSelect(s, 0, 0, 0, 0);
+  expectSelect(s, 1, 0, 1, 0);
+  expectSelect(s, 2, 1, 0, 0);
+  expectSelect(s, 3, 1, 1, 0);
+}
+
+// fp6 x bf6, 32x32x64, K step of 16 fp6x4 columns (64 values): one step, 2 bytes (a 2-byte chunk, one register).
+// Three steps of 32x32 (6 bytes) are three 2-byte chunks: 6 is not a multiple of 4.
+TEST(ScaleLoads, SixBitOneAndThreeSteps) {
+  const MFMAInstr &ins = variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP6X4, DType::BF6X4);
+  ir::ScaleLoads one = scaleLoadsFor(ins, 16);
+  EXPECT_EQ(one.bytes, 2u);
+  EXPECT_EQ(one.chunkBytes, 2u);
+  EXPECT_EQ(one.registersPerRow(), 1u);
+  expectSelect(one, 0, 0, 0, 0);
+  ir::ScaleLoads three = scaleLoadsFor(ins, 48);
+  EXPECT_EQ(three.bytes, 6u);
+  EXPECT_EQ(three.chunkBytes, 2u);
+  EXPECT_EQ(three.chunks, 3u);
+  expectSelect(three, 1, 1, 0, 0);
+  expectSelect(three, 2, 2, 0, 0);
+}
