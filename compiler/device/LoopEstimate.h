@@ -12,6 +12,7 @@
 
 #include "device/ISAInfo.h"
 #include "ir/IR.h"
+#include <algorithm>
 #include <optional>
 
 namespace tilec {
@@ -41,6 +42,14 @@ struct LoopEstimate {
   /// softmax at 4 each). A SIMD issues VALU and MFMA work of different waves side by side, so with enough waves the
   /// larger of valuPasses and mfmaPasses bounds the loop; one wave alone takes MCA's cycles.
   unsigned valuInstructions = 0, transcendentals = 0, valuPasses = 0;
+  /// The share of a SIMD's MFMA pipe that `waves` waves running this loop side by side could fill: their passes
+  /// against one wave's cycles, and against their VALU passes (the VALU pipe takes those whatever the overlap), at
+  /// most all of it. MCA models one wave; at several waves per SIMD (a small block at high occupancy) its busy figure
+  /// understates the pipe, and this is the other end.
+  double busyWithWaves(unsigned waves) const {
+    double b = std::min(1.0, waves * busy);
+    return valuPasses > mfmaPasses ? std::min(b, static_cast<double>(mfmaPasses) / valuPasses) : b;
+  }
 };
 
 /// The estimate for `loop` of `kernel` on `target`; nullopt when the kernel has no K loop in the IR.

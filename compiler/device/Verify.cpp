@@ -76,6 +76,16 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
     os << formatv("    (MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
                   "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles)\n",
                   e.passesMCAMisses, e.mfmaPasses, e.cyclesPerIteration);
+  // One wave's figure is not the yardstick where the compiler lets several share the SIMD (docs/verify.md).
+  if (c.compiler.occupancy > 1 && e.busy < 0.85)
+    os << formatv("    at the compiler's {0} waves per SIMD: their {1} passes a step each against one wave's {2:F1} "
+                  "cycles can keep the MFMA pipe busy up to min(1, {0} x {3:F2}{5}) = {4:F2} where their steps overlap "
+                  "(MCA models one wave)\n",
+                  c.compiler.occupancy, e.mfmaPasses, e.cyclesPerIteration, e.busy,
+                  e.busyWithWaves(c.compiler.occupancy),
+                  e.valuPasses > e.mfmaPasses
+                      ? formatv(", {0} MFMA / {1} VALU passes", e.mfmaPasses, e.valuPasses).str()
+                      : std::string());
   if (e.valuInstructions)
     os << formatv("    VALU: {0} instructions, {1} passes{2} against {3} MFMA passes: {4}\n", e.valuInstructions,
                   e.valuPasses,
@@ -180,6 +190,7 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("valu_passes", e.valuPasses);
               json.attribute("transcendentals", e.transcendentals);
               json.attribute("mfma_busy", e.busy);
+              json.attribute("mfma_busy_with_compiler_waves", e.busyWithWaves(c.compiler.occupancy));
               json.attribute("peak_tflops", e.peakTflops);
               json.attribute("mfma_bound_tflops", e.mfmaBoundTflops);
               json.attribute("flop_per_byte", e.intensity);
