@@ -38,6 +38,10 @@ row is one kernel's K loop:
   bar          s_barrier per iteration
   exec         s_cbranch_execz/execnz per iteration (each closes an s_and_saveexec: one masked access)
   lds          LDS instructions by mnemonic
+  bound        (a line under each row) the CU-level bounds of `tilec --verify` (docs/verify.md): the one that binds,
+               MFMA issue of one wave per SIMD, global memory at the HBM bandwidth (no cache hit), LDS under the bank
+               model, and the MFMA busy fraction the compiler's waves per SIMD could reach (its "waves" line); left
+               out where tilec has no device compiler
   banks        LDS bank cost per access tilec emits: cycles / ideal per wave (1.0 = conflict-free), from tilec's bank
                model (compiler/analysis/LDSBanks.cpp) on the lane addresses of tilec's layouts, via `--emit=report --format=json`
 
@@ -247,6 +251,25 @@ def ideal_loads(report_kernel):
                    report_kernel["workgroup_size"]) for t in stored)
 
 
+def verify_bounds(args, path, arch_flag):
+    """Kernel name -> the CU-level bounds of `tilec --verify` (docs/verify.md): which binds, the three figures and the
+    busy fraction at the compiler's waves per SIMD. Empty where tilec has no device compiler."""
+    try:
+        out = run([args.tilec, path, *arch_flag, "--verify", "--format=json"])
+    except subprocess.CalledProcessError:
+        return {}
+    bounds = {}
+    for k in json.loads(out).get("kernels", []):
+        loop = k.get("k_loop")
+        if not loop or "bound" not in loop:
+            continue
+        bounds[k["name"]] = {"bound": loop["bound"], "mfma_tflops": loop["mfma_bound_tflops"],
+                             "memory_tflops": loop["memory_bound_tflops"], "lds_tflops": loop["lds_bound_tflops"],
+                             "waves": k["compiler"]["occupancy"],
+                             "busy_with_waves": loop["mfma_busy_with_compiler_waves"]}
+    return bounds
+
+
 def bench_example(args, table, path, arch, cross):
     """The rows of one example compiled for arch (cross: a gfx942 example compiled for gfx950)."""
     name = os.path.basename(path)
@@ -259,6 +282,7 @@ def bench_example(args, table, path, arch, cross):
         run([args.clang, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-O3",
              "-I", args.runtime_include, "-S", hip, "-o", asm])
         fns = functions(open(asm).read())
+        verified = verify_bounds(args, path, arch_flag)
     for rk in report["kernels"]:
         for kname in (rk["name"], rk["name"] + "_unaligned"):
             if kname not in fns:
@@ -267,7 +291,8 @@ def bench_example(args, table, path, arch, cross):
             if not fig:
                 continue
             fig.update({"example": name, "kernel": kname + (" (942)" if cross else ""),
-                        "ideal_global_loads": ideal_loads(rk), "lds_banks": bank_figures(rk)})
+                        "ideal_global_loads": ideal_loads(rk), "lds_banks": bank_figures(rk),
+                        "cu_bounds": verified.get(kname)})
             rows.append(fig)
     return rows
 
@@ -319,6 +344,11 @@ def print_table(rows, out):
               + ", ".join(f"{k} x{v}" for k, v in r["lds"].items()), file=out)
         if r.get("lds_banks"):
             print(" " * (w + 2) + "banks: " + banks_text(r["lds_banks"]), file=out)
+        b = r.get("cu_bounds")
+        if b:
+            print(" " * (w + 2) + f"bound: {b['bound']} (TFLOP/s: MFMA issue one wave {b['mfma_tflops']:.0f}, global "
+                  f"memory {b['memory_tflops']:.0f}, LDS {b['lds_tflops']:.0f}); at the compiler's {b['waves']} waves per "
+                  f"SIMD busy up to {b['busy_with_waves']:.2f}", file=out)
         print(" " * (w + 2) + f"loop: {r['loop']}", file=out)
 
 
