@@ -243,25 +243,16 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves).
       if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
         n += a.blocksX() * fragmentRegisters(*a.instr, true);
-      // A scaled mma: a scale register per fragment and K step for this step, and for the next step where its
-      // scales are live during this step's MFMAs: in a depth-2 loop without an ordered step (the next step's loads,
-      // its scales among them, come before the mma). In an ordered step (KLoopPlan::schedule) they load after this
-      // step's fragment reads, where the fragments peak (gemm_mxfp8_gfx950, the gfx950 compiler: 64 fragment
-      // registers and 6 of scales at its last fragment read); a loop of depth 1 loads none ahead. A 6-bit operand
-      // counts a second register per fragment and K step wherever: its 24-byte runs arrive as three 8-byte reads,
-      // and the compiler holds more than the operand's 8 dwords. Seed 1 of test/Differential (VGPR form), the MX
-      // GEMMs whose figure this changes from two registers for both operands everywhere: 8-bit and fp4 operands
-      // within 10% 51 -> 69 of 88, the compiler more than 10% over the model 1 -> 4; with one register for 6-bit
-      // operands too, 57 -> 47 of 68 and 4 -> 21, so those keep two.
-      if (m->scaleA && m->scaleLoads.ldsA) {
-        // Staged through LDS (ir::ScaleLoads): the step's chunks per block row and column, read with the fragments;
-        // a staged step also holds the next step's, read after its barrier.
-        n += (a.blocksY() + a.blocksX()) * m->scaleLoads.registersPerRow() * (staged ? 2 : 1);
-      } else if (m->scaleA) {
-        bool nextLive = loop && loop->plan && loop->plan->depth == 2 && !loop->plan->schedule && prefetches(*loop);
-        auto perFragment = [&](DType d) { return 1u + (nextLive || sizeOf(d) == 3 ? 1u : 0u); };
-        n += (a.blocksY() * perFragment(m->a->dtype) + a.blocksX() * perFragment(m->b->dtype)) *
-             (m->k / a.instr->k);
+      // A scaled mma: its scale chunks per block row and column (ir::ScaleLoads::registersPerRow), read from LDS with
+      // the fragments (staged through LDS) or loaded by the lane; twice where the next step's are live during this
+      // step's MFMAs: a staged step (read after its barrier), or lane-loaded ones in a depth-2 loop without an ordered
+      // step (the next step's loads come first). (Before the chunks, one byte register per fragment and instruction
+      // K step, and a second for 6-bit operands, were fitted on seed 1 of test/Differential.)
+      if (m->scaleA) {
+        const ir::KLoopPlan *p = loop ? loop->plan.get() : nullptr;
+        bool nextLive = m->scaleLoads.ldsA ? staged
+                                           : staged || (p && p->depth == 2 && !p->schedule && prefetches(*loop));
+        n += (a.blocksY() + a.blocksX()) * m->scaleLoads.registersPerRow() * (nextLive ? 2 : 1);
       }
     } else if (auto *st = llvm::dyn_cast<ir::Store>(s.get())) {
       if (st->value->acc) continue;
@@ -392,25 +383,14 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
       vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
                    "masked steps (8)", f->var, accesses),
            2 * accesses + 8);
-    // A scaled mma's scales of the next step are prefetched too, one byte load per fragment and instruction K step.
-    // Where the operands are 8- or 4-bit LLVM 22 keeps one 64-bit address per fragment and reaches the instruction
-    // K steps' scales at offsets from it (gemm_mxfp4_gfx950: 4 address pairs for its 8 scale loads, offsets 4 and
-    // 6). With a 6-bit operand (12-byte loads) it keeps one per load (gemm_mxfp6_gfx950 156 VGPRs,
-    // gemm_mxfp6_kn_gfx950 161; modelled 147 and 149 with them, 139 and 141 without).
+    // A scaled mma whose lanes load their scales themselves: a 64-bit address per chunk load of the next step's
+    // (LLVM 22 kept one per fragment for the former byte loads, gemm_mxfp4_gfx950's 8 at offsets from 4 pairs).
     for (const ir::MMA *m : f->plan->mmas)
       if (m->scaleA && !m->scaleLoads.ldsA) {
-        unsigned fragments = m->acc->blocksY() + m->acc->blocksX();
-        if (valueBits(m->a->dtype) == 6 || valueBits(m->b->dtype) == 6) {
-          unsigned loads = m->k / m->acc->instr->k * fragments;
-          vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per scale load ({1} x 2)",
-                       m->acc->name, loads),
-               2 * loads);
-        } else {
-          vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per fragment ({1} x 2), the "
-                       "instruction K steps' scales at offsets from it",
-                       m->acc->name, fragments),
-               2 * fragments);
-        }
+        unsigned loads = m->scaleLoads.chunks * (m->acc->blocksY() + m->acc->blocksX());
+        vgpr(formatv("prefetched scales of {0}'s scaled mma: a 64-bit address per chunk load ({1} x 2)", m->acc->name,
+                     loads),
+             2 * loads);
       }
     // A staged loop (depth 3) reads one instruction K step ahead in the vector kernel; its _unaligned kernel runs
     // the ordered step of depth 2 (HIPEmitterKLoop.cpp).

@@ -164,7 +164,8 @@ void KernelEmitter::loadAccess(const Value &l, unsigned vec, unsigned rows, unsi
                        bytes(uniform));
     return;
   }
-  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() && Target::hasBufferLoad(vec * sizeOf(x.dtype), x.dtype) &&
+  if (maskedBufferLoads && kind == Access::Aligned && fill.empty() &&
+      Target::hasBufferLoad(vec * sizeOf(x.dtype), x.dtype) &&
       llvm::is_contained(k.bufferLoaded, &x)) {
     // A buffer load: a masked-off vector's offset (-1, 0xFFFFFFFF) lies outside the buffer and reads zeros.
     std::string mask = inBounds(x, r, c, *l.row, *l.col, rows, cols, 0);

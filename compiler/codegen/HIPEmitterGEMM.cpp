@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
 
+#include <cctype>
+
 #include "support/Diagnostics.h"
 #include "target/MFMA.h"
 
@@ -378,41 +380,47 @@ void KernelEmitter::scaleLoads(const MMA &m, const std::string &k, const std::st
   const ScaleLoads &s = m.scaleLoads;
   unsigned perBlock = ScaledMFMAInstr::kBlock / info(ins.a).values;
   if (declare) declareScales(m, suffix, d);
-  line(d) << formatv("// The scales of K step {0}: {1} bytes of each row from K block {0} / {2} on{3}, shifted by "
-                     "this lane's group (lane / {4}): its byte of instruction K step j is byte {5} j of them.\n",
-                     k, s.bytes, perBlock, s.chunks > 1 ? formatv(", {0} loads of {1}", s.chunks, s.chunkBytes).str()
-                                                         : "",
-                     s.laneGroup, s.perInstr);
+  // K as an operand of / (the next step's is "k + 128").
+  std::string kStep = llvm::all_of(k, [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; })
+                          ? k
+                          : "(" + k + ")";
+  line(d) << formatv("// The scales of K step {0}: {1} bytes of each row from K block {2} / {3} on{4}, shifted by "
+                     "this lane's group (lane / {5}): its byte of instruction K step j is byte {6} j of them.\n",
+                     k, s.bytes, kStep, perBlock,
+                     s.chunks > 1 ? formatv(", {0} loads of {1}", s.chunks, s.chunkBytes).str() : "", s.laneGroup,
+                     s.perInstr);
   // Whole K steps of a block inside the grid tensor: every scale is inside its tensor (the launcher checks the
   // shapes), so the loads need no mask.
   bool inside = fullSteps.count(m.kVar) && (interiorBlock || !splitEdges);
-  bool buffer = inside && uniformOffsetLoads && s.chunkBytes >= 4 && llvm::is_contained(this->k.bufferLoaded, m.scaleA);
+  const auto &buffers = this->k.bufferLoaded;
+  bool buffer = inside && uniformOffsetLoads && s.chunkBytes >= 4 && llvm::is_contained(buffers, m.scaleA) &&
+                llvm::is_contained(buffers, m.scaleB);
   std::string shift = formatv(" >> 8 * (lane / {0})", s.laneGroup).str();
-  auto side = [&](const char *arr, const Tensor &t, unsigned blocks, const char *block, const char *origin,
-                  const std::string &wave) {
-    if (s.chunks > 1) line(d) << "#pragma unroll\n";
-    if (s.chunks > 1) line(d) << formatv("for (int c = 0; c < {0}; ++c)\n", s.chunks);
-    unsigned dd = s.chunks > 1 ? d + 1 : d;
-    if (blocks > 1) line(dd) << "#pragma unroll\n";
-    line(dd) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
-    std::string row = formatv("{0} + {1} + {2} * {3} + lane % {3}", origin, wave, block, ins.m).str();
-    std::string col = formatv("{0} / {1}{2}", k, perBlock, s.chunks > 1 ? formatv(" + c * {0}", s.chunkBytes).str()
-                                                                         : "").str();
-    std::string value;
-    if (buffer)
-      value = formatv("tilec::buffer_load_unaligned<{0}>({1}_buf, ({2}) * {3}, {4})", scaleLoadType(s), t.name, row,
-                      extentExpr(t.rowStride()), col);
-    else if (inside)
-      value = formatv("tilec::load_scales_inside<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name,
-                      extentExpr(t.rowStride()), row, col);
-    else
-      value = formatv("tilec::load_scales<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name, elementBounds(t), row,
-                      col);
-    line(dd + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, s.chunks > 1 ? "c" : "0", block,
-                            s.chunkBytes > 2 ? value : formatv("unsigned({0})", value).str(), shift);
-  };
-  side("sa", *m.scaleA, a.blocksY(), "bi", "block_row", a.name + "_row");
-  side("sb", *m.scaleB, a.blocksX(), "bj", this->k.gridWholeRows ? "0" : "block_col", a.name + "_col");
+  // One statement per chunk (a constant index: no loop variable of the emitter's beside the user's names).
+  for (unsigned c = 0; c < s.chunks; ++c) {
+    auto side = [&](const char *arr, const Tensor &t, unsigned blocks, const char *block, const char *origin,
+                    const std::string &wave) {
+      if (blocks > 1) line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
+      std::string row = formatv("{0} + {1} + {2} * {3} + lane % {3}", origin, wave, block, ins.m).str();
+      std::string col =
+          formatv("{0} / {1}{2}", kStep, perBlock, c ? formatv(" + {0}", c * s.chunkBytes).str() : "").str();
+      std::string value;
+      if (buffer)
+        value = formatv("tilec::buffer_load_unaligned<{0}>({1}_buf, ({2}) * {3}, {4})", scaleLoadType(s), t.name, row,
+                        extentExpr(t.rowStride()), col);
+      else if (inside)
+        value = formatv("tilec::load_scales_inside<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name,
+                        extentExpr(t.rowStride()), row, col);
+      else
+        value = formatv("tilec::load_scales<{0}>({1}, {2}, {3}, {4})", scaleLoadType(s), t.name, elementBounds(t), row,
+                        col);
+      line(d + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, c, block,
+                             s.chunkBytes > 2 ? value : formatv("unsigned({0})", value).str(), shift);
+    };
+    side("sa", *m.scaleA, a.blocksY(), "bi", "block_row", a.name + "_row");
+    side("sb", *m.scaleB, a.blocksX(), "bj", this->k.gridWholeRows ? "0" : "block_col", a.name + "_col");
+  }
 }
 
 /// A scaled mma whose scales are staged through LDS (ir::ScaleLoads::ldsA, ldsB): this lane's chunks of the K step
@@ -426,22 +434,22 @@ void KernelEmitter::scaleReads(const MMA &m, const std::string &suffix, bool raw
   line(d) << formatv("// The scales of this step{0} from LDS: {1} bytes of each of the lane's rows{2}.\n",
                      raw ? " (the next one's)" : "", s.bytes,
                      raw ? "" : formatv(", shifted by its lane group (lane / {0})", s.laneGroup).str());
-  auto side = [&](const char *arr, const LdsBuffer &buf, unsigned blocks, const char *block, const std::string &wave) {
-    if (s.chunks > 1) line(d) << "#pragma unroll\n";
-    if (s.chunks > 1) line(d) << formatv("for (int c = 0; c < {0}; ++c)\n", s.chunks);
-    unsigned dd = s.chunks > 1 ? d + 1 : d;
-    if (blocks > 1) line(dd) << "#pragma unroll\n";
-    line(dd) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
-    std::string row = formatv("{0} + {1} * {2} + lane % {2}", wave, block, s.laneGroup).str();
-    std::string at = formatv("{0} * {1}{2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
-                             buf.pitch(), s.chunks > 1 ? formatv(" + c * {0}", s.chunkBytes).str() : "").str();
-    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", scaleLoadType(s), lds(buf, false), at).str();
-    if (s.chunkBytes <= 2) value = formatv("unsigned({0})", value).str();
-    line(dd + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, s.chunks > 1 ? "c" : "0", block,
-                            value, raw ? "" : formatv(" >> 8 * (lane / {0})", s.laneGroup).str());
-  };
-  side("sa", *s.ldsA, a.blocksY(), "bi", a.name + "_row");
-  side("sb", *s.ldsB, a.blocksX(), "bj", a.name + "_col");
+  for (unsigned c = 0; c < s.chunks; ++c) {
+    auto side = [&](const char *arr, const LdsBuffer &buf, unsigned blocks, const char *block,
+                    const std::string &wave) {
+      if (blocks > 1) line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, blocks);
+      std::string row = formatv("{0} + {1} * {2} + lane % {2}", wave, block, s.laneGroup).str();
+      std::string at = formatv("{0} * {1}{2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
+                               buf.pitch(), c ? formatv(" + {0}", c * s.chunkBytes).str() : "").str();
+      std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", scaleLoadType(s), lds(buf, false), at).str();
+      if (s.chunkBytes <= 2) value = formatv("unsigned({0})", value).str();
+      line(d + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, c, block, value,
+                             raw ? "" : formatv(" >> 8 * (lane / {0})", s.laneGroup).str());
+    };
+    side("sa", *s.ldsA, a.blocksY(), "bi", a.name + "_row");
+    side("sb", *s.ldsB, a.blocksX(), "bj", a.name + "_col");
+  }
 }
 
 /// acc += a x b: for each K step of the instruction, read this lane's A fragment of every block row and B fragment

@@ -284,17 +284,15 @@ void KernelEmitter::advanceScales(const KLoopPlan &p, unsigned d) {
   for (const MMA *m : p.mmas) {
     if (!m->scaleA || m->scaleLoads.ldsA) continue;
     const AccTile &a = *m->acc;
-    unsigned chunks = m->scaleLoads.chunks;
     line(d) << "// The next step's scales become this step's.\n";
-    if (chunks > 1) line(d) << "#pragma unroll\n";
-    line(d) << formatv("for (int c = 0; c < {0}; ++c) {{\n", chunks);
-    line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}_sa[c][bi] = {1}_sa_next[c][bi];\n", a.blocksY(),
-                           a.name);
-    line(d + 1) << "#pragma unroll\n";
-    line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}_sb[c][bj] = {1}_sb_next[c][bj];\n", a.blocksX(),
-                           a.name);
-    line(d) << "}\n";
+    for (unsigned c = 0; c < m->scaleLoads.chunks; ++c) {
+      line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int bi = 0; bi < {0}; ++bi) {1}_sa[{2}][bi] = {1}_sa_next[{2}][bi];\n", a.blocksY(),
+                         a.name, c);
+      line(d) << "#pragma unroll\n";
+      line(d) << formatv("for (int bj = 0; bj < {0}; ++bj) {1}_sb[{2}][bj] = {1}_sb_next[{2}][bj];\n", a.blocksX(),
+                         a.name, c);
+    }
   }
 }
 
@@ -411,16 +409,12 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
     const ScaleLoads &sl = m.scaleLoads;
     line(depth) << formatv("// The next step's scales become this step's, shifted by this lane's group (lane / {0}).\n",
                            sl.laneGroup);
-    unsigned d = sl.chunks > 1 ? depth + 1 : depth;
-    std::string c = sl.chunks > 1 ? "c" : "0";
-    if (sl.chunks > 1) line(depth) << "#pragma unroll\n";
-    if (sl.chunks > 1) line(depth) << formatv("for (int c = 0; c < {0}; ++c) {{\n", sl.chunks);
-    for (auto [side, blocks, block] : {std::tuple{"sa", m.acc->blocksY(), "bi"}, {"sb", m.acc->blocksX(), "bj"}}) {
-      line(d) << "#pragma unroll\n";
-      line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0}) {2}_{3}[{5}][{0}] = {2}_{3}_next[{5}][{0}] >> 8 * "
-                         "(lane / {4});\n", block, blocks, m.acc->name, side, sl.laneGroup, c);
-    }
-    if (sl.chunks > 1) line(depth) << "}\n";
+    for (unsigned c = 0; c < sl.chunks; ++c)
+      for (auto [side, blocks, block] : {std::tuple{"sa", m.acc->blocksY(), "bi"}, {"sb", m.acc->blocksX(), "bj"}}) {
+        line(depth) << "#pragma unroll\n";
+        line(depth) << formatv("for (int {0} = 0; {0} < {1}; ++{0}) {2}_{3}[{5}][{0}] = {2}_{3}_next[{5}][{0}] >> 8 "
+                               "* (lane / {4});\n", block, blocks, m.acc->name, side, sl.laneGroup, c);
+      }
   } else {
     advanceScales(p, depth);
   }

@@ -148,8 +148,9 @@ private:
   void scaleLoads(const MMA &m, const std::string &k, const std::string &suffix, bool declare, unsigned depth);
   void declareScales(const MMA &m, const std::string &suffix, unsigned depth);
   void scaleReads(const MMA &m, const std::string &suffix, bool raw, bool declare, unsigned depth);
-  /// The scaled mma of a K loop whose plan loads each step's scales with the step's other loads (the prefetch of a
-  /// pipelined loop): the registers it declares before the loop, and the copy that makes the next step's current.
+  /// The scaled mma of a pipelined K loop: the scale registers declared before the loop (this step's, and the next
+  /// step's where they are loaded or read ahead: ir::ScaleLoads), and, for lane-loaded scales, the copy that makes the
+  /// next step's current (a staged step shifts LDS-read ones at its end instead).
   void scaleRegisters(const KLoopPlan &p, bool staged, unsigned depth);
   void stepScales(const KLoopPlan &p, const std::string &k, const std::string &suffix, unsigned depth);
   void advanceScales(const KLoopPlan &p, unsigned depth);
@@ -340,7 +341,7 @@ private:
   std::string readStage = "0", writeStage = "0";
   /// The comment of the statement being written when it is not a source line (Tile::madeFor).
   std::string commentOverride;
-  /// Writing a K loop whose scaled mma reads scale registers loaded before it ({acc}_sa), not its own.
+  /// Writing a K loop whose scaled mma reads scale registers declared before it ({acc}_sa), not its own.
   bool scalesLoaded = false;
   /// The K loop being written splits interior from edge workgroups (KLoopPlan::splitEdges).
   bool splitEdges = true;

@@ -150,7 +150,7 @@ bool KernelEmitter::packedWindow(const Body &body, const Index &origin, const Ex
 }
 
 /// A scaled mma's scale tensors must be [M, ceil(K / 32)] and [N, ceil(K / 32)]: a kernel given fewer rows or columns
-/// would read 2^0 for the missing scales, so the launcher refuses them.
+/// would read 0 (staged through LDS) or 2^0 (lane-loaded) for the missing scales, so the launcher refuses them.
 void KernelEmitter::scaleChecks(const Body &body, const For *loop) {
   for (const StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<For>(s.get())) scaleChecks(f->body, f);

@@ -272,9 +272,9 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
   for (const ir::MMA *m : p.mmas) {
     if (!m->scaleA) continue;
     const ir::ScaleLoads &sl = m->scaleLoads;
-    os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} E8M0 bytes of "
-                  "each block row and column per step ({5} K steps x {6}), {7}; a lane shifts them by its group of "
-                  "{8} lanes and each MFMA selects its byte with opsel\n",
+    os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} E8M0 "
+                  "bytes of each block row and column per step ({5} K steps x {6}), {7}; a lane shifts them by its "
+                  "group of {8} lanes and each MFMA selects its byte with opsel\n",
                   m->acc->name, m->acc->instr->name, m->acc->instr->codeB, m->acc->instr->codeA, sl.bytes,
                   sl.select.size(), sl.perInstr,
                   sl.ldsA ? formatv("staged through LDS with the operands ({0}, {1}: loaded as tiles, read with the "

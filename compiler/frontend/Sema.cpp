@@ -563,7 +563,7 @@ void KernelSema::warnings() {
   }
   // A scaled mma's scales: after the checks above, which know only the declared tiles and buffers, since in a K
   // loop they become register tiles and LDS buffers of their own.
-  if (diags.errorCount() == errorsAtStart) planScaleLoads(*kernel);
+  if (diags.errorCount() == errorsAtStart) planScaleLoads(*kernel, target);
 }
 
 std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Target *targetOverride,

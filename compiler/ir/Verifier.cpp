@@ -193,7 +193,13 @@ private:
       if (m.scaleA) {
         // The scales of a K step: whole chunks, each holding whole instruction K steps (passes/PlanScaleLoads.h).
         const ScaleLoads &sl = m.scaleLoads;
-        bool planned = sl.chunkBytes && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
+        bool chunkWidth = sl.chunkBytes == 2 || sl.chunkBytes == 4 || sl.chunkBytes == 8;
+        // Staged through LDS: both buffers, e8m0 of the accumulator's rows (columns) by the step's bytes.
+        bool lds = !sl.ldsA && !sl.ldsB;
+        if (sl.ldsA && sl.ldsB)
+          lds = sl.ldsA->dtype == DType::E8M0 && sl.ldsB->dtype == DType::E8M0 && sl.ldsA->rows == m.acc->rows &&
+                sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes;
+        bool planned = chunkWidth && lds && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
                        sl.laneGroup == ins->m && sl.chunkBytes % sl.perInstr == 0 && sl.select.size() == m.k / ins->k;
         for (size_t j = 0; planned && j < sl.select.size(); ++j) {
           const ScaleLoads::Select &x = sl.select[j];
@@ -350,7 +356,8 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
     if (mfmas != blocks) fail("a staged segment's MFMAs differ from an instruction K step's blocks");
   }
   if (writes != p.writes.size() || loads != p.loads.size()) fail("staged segments do not place every write and load once");
-  if (scales != (m.scaleA && !m.scaleLoads.ldsA ? 1u : 0u)) fail("a staged scaled mma's next scales are not loaded exactly once");
+  if (scales != (m.scaleA && !m.scaleLoads.ldsA ? 1u : 0u))
+    fail("a staged scaled mma's next scales are not loaded exactly once");
   // The last segment follows the step's barrier: an LDS write there would race with the other waves' reads.
   if (p.staged.back().writes) fail("an LDS write after the staged step's barrier");
 }

@@ -17,8 +17,9 @@ namespace tilec {
 bool verifyModule(const ir::Module &module, DiagnosticEngine &diags);
 
 /// True when every K loop's plan (passes/SoftwarePipeline.h) holds together: the depth, its LDS stages, and for a
-/// staged loop (depth 3) one mma (a scaled one's scales loaded once), a masked loop after the main one, and one segment per instruction K step
-/// that holds that step's MFMAs and places every LDS write and load once. Run after the pipelining pass.
+/// staged loop (depth 3) one mma (a scaled one's scales loaded once), a masked loop after the main one, and one
+/// segment per instruction K step that holds that step's MFMAs and places every LDS write and load once. Run after the
+/// pipelining pass.
 bool verifyPlans(const ir::Module &module, DiagnosticEngine &diags);
 
 } // namespace tilec

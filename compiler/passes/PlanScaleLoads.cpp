@@ -55,7 +55,7 @@ IndexPtr clone(const Index &i) {
 
 class Stager {
 public:
-  explicit Stager(Kernel &k) : k(k) {}
+  Stager(Kernel &k, const Target &t) : k(k), t(t) {}
 
   void body(Body &b) {
     for (StmtPtr &s : b) {
@@ -142,10 +142,17 @@ private:
     StmtPtr load, write;
   };
 
+  /// Whether `name`, or a name the emitter derives from it for a tile or buffer (codegen/ReservedNames.h), is the
+  /// user's.
   bool taken(const std::string &name) const {
-    auto named = [&](const auto &v) { return llvm::any_of(v, [&](const auto &x) { return x->name == name; }); };
-    return named(k.tiles) || named(k.ldsBuffers) || named(k.accs) || named(k.tensors) || named(k.scalars) ||
-           named(k.reducedTiles);
+    for (const char *suffix : {"", "_row", "_col", "_lds", "_v", "_buf", "_lane", "_part"}) {
+      std::string n = name + suffix;
+      auto named = [&](const auto &v) { return llvm::any_of(v, [&](const auto &x) { return x->name == n; }); };
+      if (named(k.tiles) || named(k.ldsBuffers) || named(k.accs) || named(k.tensors) || named(k.scalars) ||
+          named(k.reducedTiles))
+        return true;
+    }
+    return false;
   }
 
   /// The register tile of `rows` x `bytes` scales at (row origin, K column / perBlock) of `scales`, and its LDS
@@ -154,11 +161,13 @@ private:
                const Index &kColumn, unsigned perBlock, SMRange loc) {
     Staged s;
     if (taken(name) || taken(name + "_lds")) return s;
+    // The widest vector that divides the row (bytes & -bytes: 4 for 12 bytes) and that the workgroup can spread.
     std::optional<Layout> layout;
-    for (unsigned vec = std::min(bytes, 16u); vec >= 1 && !layout; vec /= 2)
+    for (unsigned vec = std::min(bytes & (0u - bytes), t.maxBytesPerLaneAccess); vec >= 1 && !layout; vec /= 2)
       for (Pattern p : {Pattern::ThreadRaked, Pattern::WarpRaked}) {
         std::vector<LayoutProblem> problems;
-        LayoutRequest req{p, rows, bytes, 1, "e8m0", k.workgroupSize, 64, 16, vec, std::nullopt};
+        LayoutRequest req{p, rows, bytes, 1, "e8m0", k.workgroupSize, t.waveSize, t.maxBytesPerLaneAccess, vec,
+                          std::nullopt};
         if ((layout = solveLayout(req, problems))) break;
       }
     if (!layout) return s;
@@ -168,7 +177,8 @@ private:
     s.tile->layout = *layout;
     s.tile->loc = loc;
     s.tile->madeFor = "the scales of " + name.substr(0, name.rfind("_scales_")) + "'s mma for one K step: [" +
-                      std::to_string(rows) + ", " + std::to_string(bytes) + "] of " + scales.name + ", staged through LDS";
+                      std::to_string(rows) + ", " + std::to_string(bytes) + "] of " + scales.name +
+                      ", staged through LDS";
     s.ldsOwned = std::make_unique<LdsBuffer>();
     s.ldsOwned->name = name + "_lds";
     s.ldsOwned->dtype = DType::E8M0;
@@ -204,8 +214,9 @@ private:
   }
 
   Kernel &k;
+  const Target &t;
 };
 
 } // namespace
 
-void tilec::planScaleLoads(Kernel &kernel) { Stager(kernel).body(kernel.body); }
+void tilec::planScaleLoads(Kernel &kernel, const Target &target) { Stager(kernel, target).body(kernel.body); }

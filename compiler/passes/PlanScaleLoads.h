@@ -16,10 +16,11 @@
 
 namespace tilec {
 
-/// Fills MMA::scaleLoads of every scaled mma of `kernel`.
-void planScaleLoads(ir::Kernel &kernel);
+/// Fills MMA::scaleLoads of every scaled mma of `kernel`, and stages the scales of a K loop's scaled mma through LDS
+/// where the workgroup can spread them as tiles on `target`.
+void planScaleLoads(ir::Kernel &kernel, const Target &target);
 
-/// The plan for a K step of `kValues` K columns of the scaled instruction `ins` (a format variant: ins.scaled set).
+/// The plan for a K step of `kColumns` K columns of the scaled instruction `ins` (a format variant: ins.scaled set).
 ir::ScaleLoads scaleLoadsFor(const MFMAInstr &ins, unsigned kColumns);
 
 } // namespace tilec

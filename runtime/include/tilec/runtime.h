@@ -195,9 +195,6 @@ TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int
   const unsigned v = global_load<unsigned char>(s + (inside ? static_cast<long>(row) * stride + col : 0l));
   return inside ? v : 127u;
 }
-TILEC_DEVICE unsigned load_scale(const unsigned char *s, int rows, int cols, int row, int col) {
-  return load_scale(s, rows, cols, cols, row, col);
-}
 
 /// The scale bytes (col .. col + sizeof(T) - 1) of a row of a scale tensor, T unsigned short, unsigned or unsigned
 /// long long, the lowest column in the low byte: the scales a block row of a scaled mma needs for a whole K step
