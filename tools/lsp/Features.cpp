@@ -37,12 +37,9 @@ int symbolKind(Declaration::Kind kind) {
   return SymbolVariable;
 }
 
-/// The name's declaration at the client's position, looked up in the newest text that parsed.
-const Reference *referenceAt(const Snapshot &parsed, const Object *params, Encoding encoding,
-                             std::optional<Error> &error) {
-  std::optional<Position> p = getPosition(params, error);
-  if (!p) return nullptr;
-  return parsed.index->at(parsed.lines->offset(*p, encoding));
+/// The use of a name at `at`, looked up in the newest text that parsed.
+const Reference *referenceAt(const Snapshot *parsed, Position at, Encoding encoding) {
+  return parsed ? parsed->index->at(parsed->lines->offset(at, encoding)) : nullptr;
 }
 
 /// A note for answers from an older version than the client's text.
@@ -81,10 +78,10 @@ Value Server::range(const Snapshot &s, size_t begin, size_t end) const {
 }
 
 Value Server::hover(const Object *params, std::optional<Error> &error) {
-  Document *d = analyzed(params, error);
+  std::optional<Position> at = getPosition(params, error);
+  Document *d = at ? analyzed(params, error) : nullptr;
   const Snapshot *parsed = d ? d->parsed() : nullptr;
-  if (!parsed) return nullptr;
-  const Reference *ref = referenceAt(*parsed, params, encoding, error);
+  const Reference *ref = referenceAt(parsed, at.value_or(Position{}), encoding);
   if (!ref) return nullptr;
   const Declaration &decl = parsed->index->declaration(*ref);
   const CheckedKernel *checked = d->checked(parsed->index->declarations()[decl.kernel].name);
@@ -99,10 +96,10 @@ Value Server::hover(const Object *params, std::optional<Error> &error) {
 }
 
 Value Server::definition(const Object *params, std::optional<Error> &error) {
-  Document *d = analyzed(params, error);
+  std::optional<Position> at = getPosition(params, error);
+  Document *d = at ? analyzed(params, error) : nullptr;
   const Snapshot *parsed = d ? d->parsed() : nullptr;
-  if (!parsed) return nullptr;
-  const Reference *ref = referenceAt(*parsed, params, encoding, error);
+  const Reference *ref = referenceAt(parsed, at.value_or(Position{}), encoding);
   if (!ref) return nullptr;
   const Declaration &decl = parsed->index->declaration(*ref);
   return Object{{"uri", d->uri()}, {"range", range(*parsed, decl.nameSpan.begin, decl.nameSpan.end)}};

@@ -1,9 +1,9 @@
 //===- FileAnalysis.cpp - Splitting a file into kernels and joining them -----===//
 //
 // The split is lexical (comments, braces, the word `kernel`), the join follows driver/Driver.cpp's pipeline: stage by
-// stage, a stage's diagnostics taken only when every part ran it. Parts are analyzed without an error limit, and the
-// join applies the file's limit as DiagnosticEngine does: the first error past it becomes "too many errors emitted",
-// and nothing after it is shown.
+// stage, a stage's diagnostics taken only when every part ran it. The join applies the file's error limit as
+// DiagnosticEngine does: the first error past it becomes "too many errors emitted", and nothing after it is shown.
+// Each part stops at the same limit, which changes nothing: no part's errors past it can come before the join's.
 //
 //===----------------------------------------------------------------------===//
 #include "FileAnalysis.h"
@@ -131,15 +131,13 @@ FileAnalysis tilec::lsp::analyzeFile(llvm::StringRef text, const std::string &fi
   for (const KernelStart &k : kernels) distinct &= names.insert(k.name).second;
   if (kernels.empty() || !distinct || options.warningsAsErrors) return analyzeWhole(text, fileName, options);
 
-  CompileOptions unlimited = options;
-  unlimited.errorLimit = 0; // the join applies the file's limit
   std::string prefix = text.take_front(kernels[0].offset).str();
   FileAnalysis f;
   unsigned line = static_cast<unsigned>(llvm::StringRef(prefix).count('\n'));
   for (size_t i = 0; i < kernels.size(); ++i) {
     size_t begin = kernels[i].offset, end = i + 1 < kernels.size() ? kernels[i + 1].offset : text.size();
     llvm::StringRef kernel = text.slice(begin, end);
-    std::shared_ptr<const Part> part = cache.get(prefix, kernel, fileName, unlimited);
+    std::shared_ptr<const Part> part = cache.get(prefix, kernel, fileName, options);
     // A syntax error: the parser's recovery may cross kernels, so only the whole file says what it reports.
     if (!part->analysis->program) return analyzeWhole(text, fileName, options);
     f.parts.push_back({part, begin, line});

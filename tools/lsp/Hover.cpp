@@ -151,7 +151,7 @@ std::string tilec::lsp::describe(const Declaration &d, const SymbolIndex &index,
   else if (d.kind == K::Dimension) os << "dimension " << d.name << ": " << d.detail << "\n";
   else os << SymbolIndex::kindName(d.kind) << " " << d.name << ": " << d.detail << "\n";
   if (d.kind != K::Kernel) os << "in kernel " << kernelDecl.name << "\n";
-  if (modelled && !k) os << "(no distribution or cost: the file has errors)\n";
+  if (modelled && !k) os << "(no distribution or cost: no version of this kernel compiled without errors)\n";
   return out;
 }
 

@@ -171,20 +171,20 @@ void SymbolIndex::kernel(const ast::Kernel &k) {
     signature += (signature.size() > 1 ? ", " : "") + sourceText(p.range);
   declare(Declaration::Kind::Kernel, k.name, k.range, k.range, signature + ")", -1);
   int self = static_cast<int>(currentKernel);
-  auto dimension = [&](const ast::Dim &d, const ast::Param &p) {
+  auto dimension = [&](const ast::Dim &d, const ast::Param &p, const char *what) {
     if (!d.isSymbol()) return;
     bool known = std::any_of(decls.begin() + currentKernel, decls.end(), [&](const Declaration &x) {
       return x.kind == Declaration::Kind::Dimension && x.name == d.symbol;
     });
     if (known) return use(d.symbol, d.range);
     declare(Declaration::Kind::Dimension, ast::Ident{d.symbol, d.range}, d.range, k.range,
-            "a dimension of " + p.name.name, self);
+            what + p.name.name, self);
   };
   for (const ast::Param &p : k.params) {
     declare(p.isTensor ? Declaration::Kind::Tensor : Declaration::Kind::Scalar, p.name, p.range, k.range,
             detailAfter(p.name.range, p.range), self);
-    for (const ast::Dim &d : p.dims) dimension(d, p);
-    if (p.stride) dimension(*p.stride, p);
+    for (const ast::Dim &d : p.dims) dimension(d, p, "a dimension of ");
+    if (p.stride) dimension(*p.stride, p, "the row stride of ");
   }
   body(k.body, k.range, self);
 
