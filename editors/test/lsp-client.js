@@ -6,8 +6,10 @@
 //       Starts `TILEC lsp` (with the words of $TILEC_LSP_ARGS after it), initializes it as VS Code does (UTF-16 positions, Markdown hovers, hierarchical
 //       symbols), opens FILE and runs the actions in order, then shuts the server down and prints its exit status.
 //       Positions and ranges are printed 1-based, as tilec prints them: L:C, or L:C-L:C with the end column just
-//       past the range. A position SPEC is /REGEX/WORD or /REGEX/WORD#N: the start of the Nth (default 1st) whole
+//       past the range; columns count the negotiated encoding's units (UTF-16 unless utf-8 was agreed). A position SPEC is /REGEX/WORD or /REGEX/WORD#N: the start of the Nth (default 1st) whole
 //       word WORD on the first line REGEX (JavaScript syntax) finds.
+//         --encoding            the position encoding the server chose: utf-16, or utf-8 when
+//                               $TILEC_LSP_ENCODINGS (the encodings offered, comma-separated) offers it
 //         --diagnostics         the diagnostics published for the current text
 //         --compare             checks them against what `TILEC FILE` prints for the current text: every error
 //                               and warning at its line and column, with the range its caret line underlines, the
@@ -20,6 +22,7 @@
 //         --report [KERNEL]     runs the tilec.report command (the whole file without KERNEL; KERNEL is a name,
 //                               not starting with --)
 //         --replace /REGEX/TEXT replaces the first match of REGEX in the text with TEXT (didChange, full text)
+//         --splice /REGEX/TEXT  the same as a ranged change (the range of the match in the negotiated encoding)
 //         --change-to FILE2     replaces the text with FILE2's (didChange)
 //         --close               closes the document (its diagnostics are cleared)
 //         --no-shutdown         at the end, sends exit without shutdown (the server's status is then 1)
@@ -89,7 +92,7 @@ class Client {
 
   async initialize(capabilities) {
     capabilities = capabilities || {
-      general: {positionEncodings: ['utf-16']},
+      general: {positionEncodings: (process.env.TILEC_LSP_ENCODINGS || 'utf-16').split(',')},
       textDocument: {
         hover: {contentFormat: ['markdown', 'plaintext']},
         documentSymbol: {hierarchicalDocumentSymbolSupport: true},
@@ -97,6 +100,7 @@ class Client {
     };
     const result = await this.request('initialize', {processId: process.pid, rootUri: null, capabilities});
     this.conn.sendNotification('initialized', {});
+    this.encoding = result.capabilities.positionEncoding || 'utf-16';
     return result;
   }
 
@@ -151,8 +155,9 @@ function printDiagnostics(p) {
   }
 }
 
-/// The position of SPEC (/REGEX/WORD#N) in `text`.
-function position(text, spec) {
+/// The position of SPEC (/REGEX/WORD#N) in `text`, its character counted in UTF-16 code units (JavaScript's string
+/// indices) or, with `encoding` 'utf-8', in bytes.
+function position(text, spec, encoding = 'utf-16') {
   const m = /^\/(.*)\/([A-Za-z_][A-Za-z0-9_]*)(?:#(\d+))?$/.exec(spec);
   if (!m) fail(`bad position '${spec}': expected /REGEX/WORD or /REGEX/WORD#N`);
   const lines = text.split('\n');
@@ -161,13 +166,15 @@ function position(text, spec) {
   const word = new RegExp(`(?<![A-Za-z0-9_])${m[2]}(?![A-Za-z0-9_])`, 'g');
   let found, n = Number(m[3] || 1);
   while (n-- > 0) if (!(found = word.exec(lines[line]))) fail(`'${m[2]}' is not ${m[3] || 1} times on line ${line + 1}`);
-  return {line, character: found.index};
+  const character = encoding === 'utf-8' ? Buffer.byteLength(lines[line].slice(0, found.index)) : found.index;
+  return {line, character};
 }
 
-function textAt(text, r) {
+function textAt(text, r, encoding = 'utf-16') {
   const lines = text.split('\n');
   if (r.start.line !== r.end.line) return '...';
-  return lines[r.start.line].slice(r.start.character, r.end.character);
+  if (encoding !== 'utf-8') return lines[r.start.line].slice(r.start.character, r.end.character);
+  return Buffer.from(lines[r.start.line]).subarray(r.start.character, r.end.character).toString();
 }
 
 function printSymbols(symbols, depth = 1) {
@@ -260,20 +267,22 @@ async function session(tilec, file, actions) {
       if (i + 1 >= actions.length) fail(`${action} needs an argument`);
       return actions[++i];
     };
-    if (action === '--diagnostics') {
+    if (action === '--encoding') {
+      console.log(`position encoding: ${client.encoding}`);
+    } else if (action === '--diagnostics') {
       printDiagnostics(published);
     } else if (action === '--compare') {
       compare(tilec, text, published);
     } else if (action === '--hover') {
-      const spec = arg(), at = position(text, spec);
+      const spec = arg(), at = position(text, spec, client.encoding);
       const h = await client.request('textDocument/hover', {textDocument: {uri}, position: at});
-      console.log(`hover ${pos(at)} ${spec}: ${h ? `${h.contents.kind} ${range(h.range)} '${textAt(text, h.range)}'` : 'none'}`);
+      console.log(`hover ${pos(at)} ${spec}: ${h ? `${h.contents.kind} ${range(h.range)} '${textAt(text, h.range, client.encoding)}'` : 'none'}`);
       if (h) for (const line of h.contents.value.split('\n')) console.log(`  | ${line}`);
     } else if (action === '--definition') {
-      const spec = arg(), at = position(text, spec);
+      const spec = arg(), at = position(text, spec, client.encoding);
       const d = await client.request('textDocument/definition', {textDocument: {uri}, position: at});
       console.log(`definition ${pos(at)} ${spec}: ` +
-                  (d ? `${d.uri === uri ? 'this file' : d.uri} ${range(d.range)} '${textAt(text, d.range)}' ` +
+                  (d ? `${d.uri === uri ? 'this file' : d.uri} ${range(d.range)} '${textAt(text, d.range, client.encoding)}' ` +
                        `in '${text.split('\n')[d.range.start.line].trim()}'` : 'none'));
     } else if (action === '--symbols') {
       const symbols = await client.request('textDocument/documentSymbol', {textDocument: {uri}});
@@ -292,6 +301,21 @@ async function session(tilec, file, actions) {
       if (!m || !new RegExp(m[1]).test(text)) fail(`--replace: nothing matches in the text`);
       text = text.replace(new RegExp(m[1]), m[2]);
       published = await client.change(uri, text, ++version);
+    } else if (action === '--splice') {
+      // A ranged change: the first match of REGEX, replaced, its range in the negotiated encoding's units.
+      const m = /^\/(.*?)\/(.*)$/s.exec(arg());
+      const found = m && new RegExp(m[1]).exec(text);
+      if (!found) fail(`--splice: nothing matches in the text`);
+      const at = (offset) => {
+        const before = text.slice(0, offset).split('\n'), last = before[before.length - 1];
+        return {line: before.length - 1, character: client.encoding === 'utf-8' ? Buffer.byteLength(last) : last.length};
+      };
+      const r = {start: at(found.index), end: at(found.index + found[0].length)};
+      text = text.slice(0, found.index) + m[2] + text.slice(found.index + found[0].length);
+      const next = client.diagnostics(uri, ++version);
+      await client.notify('textDocument/didChange', {textDocument: {uri, version}, contentChanges: [{range: r, text: m[2]}]});
+      published = await next;
+      console.log(`spliced ${range(r)}`);
     } else if (action === '--change-to') {
       text = fs.readFileSync(arg(), 'utf8');
       published = await client.change(uri, text, ++version);
