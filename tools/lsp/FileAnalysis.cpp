@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 using namespace tilec;
 using namespace tilec::lsp;
@@ -107,6 +109,28 @@ std::shared_ptr<const Part> PartCache::get(const std::string &prefix, llvm::Stri
   return part;
 }
 
+void PartCache::prepare(const std::string &prefix, llvm::ArrayRef<llvm::StringRef> kernels,
+                        const std::string &fileName, const CompileOptions &options) {
+  std::vector<std::string> missing;
+  for (llvm::StringRef k : kernels) {
+    std::string text = prefix + k.str();
+    if (!parts.count(text)) missing.push_back(std::move(text));
+  }
+  if (missing.size() < 2) return; // get() analyzes it
+  // Compilations share no mutable state (include/tilec/tilec.h), so parts are analyzed on threads of their own.
+  std::vector<std::shared_ptr<Part>> done(missing.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < missing.size();) done[i] = analyzePart(missing[i], prefix.size(), fileName, options);
+  };
+  std::vector<std::thread> threads;
+  unsigned cores = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), missing.size()));
+  for (unsigned t = 1; t < cores; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread &t : threads) t.join();
+  for (size_t i = 0; i < missing.size(); ++i) parts[missing[i]] = std::move(done[i]);
+}
+
 void PartCache::sweep() {
   parts.swap(used);
   used.clear();
@@ -132,11 +156,15 @@ FileAnalysis tilec::lsp::analyzeFile(llvm::StringRef text, const std::string &fi
   if (kernels.empty() || !distinct || options.warningsAsErrors) return analyzeWhole(text, fileName, options);
 
   std::string prefix = text.take_front(kernels[0].offset).str();
+  std::vector<llvm::StringRef> texts;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    texts.push_back(text.slice(kernels[i].offset, i + 1 < kernels.size() ? kernels[i + 1].offset : text.size()));
+  cache.prepare(prefix, texts, fileName, options);
   FileAnalysis f;
   unsigned line = static_cast<unsigned>(llvm::StringRef(prefix).count('\n'));
   for (size_t i = 0; i < kernels.size(); ++i) {
-    size_t begin = kernels[i].offset, end = i + 1 < kernels.size() ? kernels[i + 1].offset : text.size();
-    llvm::StringRef kernel = text.slice(begin, end);
+    size_t begin = kernels[i].offset;
+    llvm::StringRef kernel = texts[i];
     std::shared_ptr<const Part> part = cache.get(prefix, kernel, fileName, options);
     // A syntax error: the parser's recovery may cross kernels, so only the whole file says what it reports.
     if (!part->analysis->program) return analyzeWhole(text, fileName, options);

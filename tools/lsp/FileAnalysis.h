@@ -57,6 +57,10 @@ class PartCache {
 public:
   std::shared_ptr<const Part> get(const std::string &prefix, llvm::StringRef kernel, const std::string &fileName,
                                   const CompileOptions &options);
+  /// Analyzes the parts of `kernels` (after `prefix`) not in the cache yet, on every core at once: a file's first
+  /// analysis takes the time of all its kernels, divided by the cores.
+  void prepare(const std::string &prefix, llvm::ArrayRef<llvm::StringRef> kernels, const std::string &fileName,
+               const CompileOptions &options);
   /// Forgets the parts not used since the last call (those of older versions of the text).
   void sweep();
 
