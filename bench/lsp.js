@@ -7,9 +7,9 @@
 // The file is editors/test/lsp-robust.js's large file: the gfx942 examples one after another, comments included,
 // each kernel renamed, repeated to N lines (default 10,000: about 340 kernels). The benchmark opens it (and says how
 // long the first analysis took), then makes --edits changes (default 40) one at a time, each waiting for its
-// diagnostics, as a user typing in one kernel would: alternately in a kernel near the start, the middle and the end,
-// cycling through a new error (a vec that is not a power of two), a different valid vec, and back to the original
-// text. Every change sends the whole text (full synchronization). It prints the median, 90th percentile and worst
+// diagnostics, as a user typing in one kernel would: a change to a tile's declaration, then back to the original
+// text, in turn in a kernel near the start, the middle and the end, the change cycling through a new error (a vec
+// that is not a power of two), a different valid vec and a syntax error (a missing ';'). Every change sends the whole text (full synchronization). It prints the median, 90th percentile and worst
 // time per kind of edit. Not a test: nothing is checked but that each change is answered. The client is
 // vscode-jsonrpc (editors/test/node_modules: `npm ci` in editors/test).
 'use strict';
@@ -36,7 +36,9 @@ async function main() {
   const all = text.split('\n');
   const tiles = all.map((l, i) => (/^  tile a: f16\[128, 32\] warp_raked vec 8;/.test(l) ? i : -1)).filter((i) => i >= 0);
   const places = [tiles[0], tiles[Math.floor(tiles.length / 2)], tiles[tiles.length - 1]];
-  const variants = [['error', 'vec 3'], ['valid', 'vec 4'], ['back', 'vec 8']];
+  const original = all[places[0]];
+  const variants = [['error', original.replace('vec 8', 'vec 3')], ['valid', original.replace('vec 8', 'vec 4')],
+                    ['syntax', original.replace(';', '')]];
 
   const client = new Client(tilec);
   await client.initialize();
@@ -47,11 +49,12 @@ async function main() {
   console.log(`${all.length - 1} lines, ${(text.match(/^kernel /gm) || []).length} kernels, ${text.length} bytes; ` +
               `open: ${(openMs / 1000).toFixed(2)} s to the first diagnostics (${published.diagnostics.length})`);
 
-  const times = {error: [], valid: [], back: []};
+  const times = {error: [], valid: [], syntax: [], back: []};
   for (let n = 0, version = 1; n < edits; ++n) {
-    const line = places[n % places.length];
-    const [kind, vec] = variants[Math.floor(n / places.length) % variants.length];
-    all[line] = all[line].replace(/vec \d+/, vec);
+    // Even edits change a line, odd ones put it back.
+    const step = Math.floor(n / 2), line = places[step % places.length];
+    const [kind, text] = n % 2 ? ['back', original] : variants[Math.floor(step / places.length) % variants.length];
+    all[line] = text;
     start = process.hrtime.bigint();
     published = await client.change(uri, all.join('\n'), ++version);
     times[kind].push(Number(process.hrtime.bigint() - start) / 1e6);

@@ -132,8 +132,12 @@ void PartCache::prepare(const std::string &prefix, llvm::ArrayRef<llvm::StringRe
 }
 
 void PartCache::sweep() {
-  parts.swap(used);
+  // The parts of this version and of the one before it stay: undoing an edit finds its parts.
+  std::map<std::string, std::shared_ptr<const Part>> kept = used;
+  kept.insert(previous.begin(), previous.end());
+  previous = std::move(used);
   used.clear();
+  parts = std::move(kept);
 }
 
 FileAnalysis tilec::lsp::analyzeWhole(llvm::StringRef text, const std::string &fileName,

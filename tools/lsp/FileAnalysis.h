@@ -61,11 +61,11 @@ public:
   /// analysis takes the time of all its kernels, divided by the cores.
   void prepare(const std::string &prefix, llvm::ArrayRef<llvm::StringRef> kernels, const std::string &fileName,
                const CompileOptions &options);
-  /// Forgets the parts not used since the last call (those of older versions of the text).
+  /// Forgets the parts used by neither this version of the text (since the last call) nor the one before.
   void sweep();
 
 private:
-  std::map<std::string, std::shared_ptr<const Part>> parts, used;
+  std::map<std::string, std::shared_ptr<const Part>> parts, used, previous;
 };
 
 /// Analyzes `text`, named `fileName`, reusing the parts in `cache`.
