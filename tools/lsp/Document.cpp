@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Document.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -71,6 +72,14 @@ void Document::analyze(const CompileOptions &options) {
   for (const PlacedPart &p : s->file.parts)
     if (const ir::Module *m = p.part->analysis->module.get())
       for (const auto &k : m->kernels) checkedKernels[k->name] = CheckedKernel{p.part, m, version_};
+  // A kernel no longer in the text (renamed, deleted) lets its IR go.
+  if (s->index)
+    for (auto it = checkedKernels.begin(); it != checkedKernels.end();) {
+      bool named = llvm::any_of(s->index->declarations(), [&](const Declaration &d) {
+        return d.kind == Declaration::Kind::Kernel && d.name == it->first;
+      });
+      it = named ? std::next(it) : checkedKernels.erase(it);
+    }
   latest_ = s;
   stale_ = false;
 }
