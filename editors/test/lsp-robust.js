@@ -133,7 +133,7 @@ async function robust(tilec) {
   say('an unknown command', await s.answer(12));
   s.send({jsonrpc: '2.0', id: 13, method: 'workspace/executeCommand', params: {command: 'tilec.report', arguments: [uri]}});
   say('the report of a file with errors', await s.answer(13));
-  s.send({jsonrpc: '2.0', id: 14, method: 'shutdown'});
+  s.send({jsonrpc: '2.0', id: 14, method: 'shutdown', params: null}); // null params: some clients send them
   say('shutdown', await s.answer(14));
   s.send(hover(15, {textDocument: {uri}, position: {line: 0, character: 0}}));
   say('after shutdown', await s.answer(15));

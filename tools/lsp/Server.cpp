@@ -109,6 +109,7 @@ void Server::handle(llvm::StringRef body) {
   }
   if (id && !validId) return replyError(nullptr, {InvalidRequest, "a request's id is an integer or a string"});
   const Value *params = message->get("params");
+  if (params && params->kind() == Value::Null) params = nullptr; // some clients send `"params": null` for none
   if (params && !params->getAsObject() && !params->getAsArray()) {
     if (id) replyError(*id, {InvalidRequest, "params are an object or an array"});
     return;
