@@ -162,7 +162,8 @@ int usage(const Twine &message) {
 
 int main(int argc, char **argv) {
   // `tilec lsp ...` is a command of its own (a file named lsp compiles as ./lsp).
-  if (argc >= 2 && StringRef(argv[1]) == "lsp") return tilec::lsp::runLanguageServer(ArrayRef(argv + 2, argc - 2));
+  if (argc >= 2 && StringRef(argv[1]) == "lsp")
+    return tilec::lsp::runLanguageServer(ArrayRef<const char *>(argv + 2, argc - 2));
   cl::HideUnrelatedOptions({&category, &occupancyCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tilec " << TILEC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n"

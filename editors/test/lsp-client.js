@@ -3,11 +3,12 @@
 // VS Code's own language client), for test/Editors and bench/lsp.js.
 //
 //   node lsp-client.js TILEC FILE ACTION...
-//       Starts `TILEC lsp` (with the words of $TILEC_LSP_ARGS after it), initializes it as VS Code does (UTF-16 positions, Markdown hovers, hierarchical
-//       symbols), opens FILE and runs the actions in order, then shuts the server down and prints its exit status.
-//       Positions and ranges are printed 1-based, as tilec prints them: L:C, or L:C-L:C with the end column just
-//       past the range; columns count the negotiated encoding's units (UTF-16 unless utf-8 was agreed). A position SPEC is /REGEX/WORD or /REGEX/WORD#N: the start of the Nth (default 1st) whole
-//       word WORD on the first line REGEX (JavaScript syntax) finds.
+//       Starts `TILEC lsp` (with the words of $TILEC_LSP_ARGS after it), initializes it as VS Code does (UTF-16
+//       positions, Markdown hovers, hierarchical symbols), opens FILE and runs the actions in order, then shuts the
+//       server down and prints its exit status. Positions and ranges are printed 1-based, as tilec prints them: L:C,
+//       or L:C-L:C with the end column just past the range; columns count the negotiated encoding's units (UTF-16
+//       unless utf-8 was agreed). A position SPEC is /REGEX/WORD or /REGEX/WORD#N: the start of the Nth (default 1st)
+//       whole word WORD on the first line REGEX (JavaScript syntax) finds.
 //         --encoding            the position encoding the server chose: utf-16, or utf-8 when
 //                               $TILEC_LSP_ENCODINGS (the encodings offered, comma-separated) offers it
 //         --diagnostics         the diagnostics published for the current text
@@ -46,7 +47,8 @@ let rpc;
 try {
   rpc = require('vscode-jsonrpc/node');
 } catch (e) {
-  process.stderr.write(`lsp-client.js: error: cannot load vscode-jsonrpc from ${path.join(__dirname, 'node_modules')} ` +
+  const modules = path.join(__dirname, 'node_modules');
+  process.stderr.write(`lsp-client.js: error: cannot load vscode-jsonrpc from ${modules} ` +
                        `(${e.message.split('\n')[0]}); install it with 'npm ci' in editors/test ` +
                        `(scripts/install-deps.sh does it)\n`);
   process.exit(2);
@@ -165,7 +167,8 @@ function position(text, spec, encoding = 'utf-16') {
   if (line < 0) fail(`no line matches /${m[1]}/`);
   const word = new RegExp(`(?<![A-Za-z0-9_])${m[2]}(?![A-Za-z0-9_])`, 'g');
   let found, n = Number(m[3] || 1);
-  while (n-- > 0) if (!(found = word.exec(lines[line]))) fail(`'${m[2]}' is not ${m[3] || 1} times on line ${line + 1}`);
+  while (n-- > 0)
+    if (!(found = word.exec(lines[line]))) fail(`'${m[2]}' is not ${m[3] || 1} times on line ${line + 1}`);
   const character = encoding === 'utf-8' ? Buffer.byteLength(lines[line].slice(0, found.index)) : found.index;
   return {line, character};
 }
@@ -276,13 +279,15 @@ async function session(tilec, file, actions) {
     } else if (action === '--hover') {
       const spec = arg(), at = position(text, spec, client.encoding);
       const h = await client.request('textDocument/hover', {textDocument: {uri}, position: at});
-      console.log(`hover ${pos(at)} ${spec}: ${h ? `${h.contents.kind} ${range(h.range)} '${textAt(text, h.range, client.encoding)}'` : 'none'}`);
+      const shown = h && `${h.contents.kind} ${range(h.range)} '${textAt(text, h.range, client.encoding)}'`;
+      console.log(`hover ${pos(at)} ${spec}: ${shown || 'none'}`);
       if (h) for (const line of h.contents.value.split('\n')) console.log(`  | ${line}`);
     } else if (action === '--definition') {
       const spec = arg(), at = position(text, spec, client.encoding);
       const d = await client.request('textDocument/definition', {textDocument: {uri}, position: at});
       console.log(`definition ${pos(at)} ${spec}: ` +
-                  (d ? `${d.uri === uri ? 'this file' : d.uri} ${range(d.range)} '${textAt(text, d.range, client.encoding)}' ` +
+                  (d ? `${d.uri === uri ? 'this file' : d.uri} ${range(d.range)} ` +
+                       `'${textAt(text, d.range, client.encoding)}' ` +
                        `in '${text.split('\n')[d.range.start.line].trim()}'` : 'none'));
     } else if (action === '--symbols') {
       const symbols = await client.request('textDocument/documentSymbol', {textDocument: {uri}});
@@ -290,7 +295,8 @@ async function session(tilec, file, actions) {
       printSymbols(symbols);
     } else if (action === '--lens') {
       for (const l of await client.request('textDocument/codeLens', {textDocument: {uri}}))
-        console.log(`lens ${range(l.range)}: ${l.command.title} (${l.command.command} ${JSON.stringify(l.command.arguments.slice(1))})`);
+        console.log(`lens ${range(l.range)}: ${l.command.title} ` +
+                    `(${l.command.command} ${JSON.stringify(l.command.arguments.slice(1))})`);
     } else if (action === '--report') {
       const kernel = i + 1 < actions.length && !actions[i + 1].startsWith('--') ? actions[++i] : undefined;
       const report = await client.request('workspace/executeCommand',
@@ -308,12 +314,14 @@ async function session(tilec, file, actions) {
       if (!found) fail(`--splice: nothing matches in the text`);
       const at = (offset) => {
         const before = text.slice(0, offset).split('\n'), last = before[before.length - 1];
-        return {line: before.length - 1, character: client.encoding === 'utf-8' ? Buffer.byteLength(last) : last.length};
+        const character = client.encoding === 'utf-8' ? Buffer.byteLength(last) : last.length;
+        return {line: before.length - 1, character};
       };
       const r = {start: at(found.index), end: at(found.index + found[0].length)};
       text = text.slice(0, found.index) + m[2] + text.slice(found.index + found[0].length);
       const next = client.diagnostics(uri, ++version);
-      await client.notify('textDocument/didChange', {textDocument: {uri, version}, contentChanges: [{range: r, text: m[2]}]});
+      await client.notify('textDocument/didChange',
+                          {textDocument: {uri, version}, contentChanges: [{range: r, text: m[2]}]});
       published = await next;
       console.log(`spliced ${range(r)}`);
     } else if (action === '--change-to') {

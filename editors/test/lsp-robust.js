@@ -100,7 +100,8 @@ async function robust(tilec) {
 
   s.send({jsonrpc: '2.0', id: 5, method: 'initialize', params: {capabilities: {}}});
   const init = await s.answer(5);
-  console.log(`initialize: id 5 ${init.result ? 'capabilities ' + Object.keys(init.result.capabilities).sort().join(' ') : show(init)}`);
+  const capabilities = init.result && Object.keys(init.result.capabilities).sort().join(' ');
+  console.log(`initialize: id 5 ${capabilities ? 'capabilities ' + capabilities : show(init)}`);
   s.send({jsonrpc: '2.0', method: 'initialized', params: {}});
   s.send({jsonrpc: '2.0', id: 6, method: 'initialize', params: {capabilities: {}}});
   say('initialize again', await s.answer(6));
@@ -131,7 +132,8 @@ async function robust(tilec) {
   say('hover past the end', await s.answer(11));
   s.send({jsonrpc: '2.0', id: 12, method: 'workspace/executeCommand', params: {command: 'rm -rf', arguments: []}});
   say('an unknown command', await s.answer(12));
-  s.send({jsonrpc: '2.0', id: 13, method: 'workspace/executeCommand', params: {command: 'tilec.report', arguments: [uri]}});
+  s.send({jsonrpc: '2.0', id: 13, method: 'workspace/executeCommand',
+          params: {command: 'tilec.report', arguments: [uri]}});
   say('the report of a file with errors', await s.answer(13));
   s.send({jsonrpc: '2.0', id: 14, method: 'shutdown', params: null}); // null params: some clients send them
   say('shutdown', await s.answer(14));
