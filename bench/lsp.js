@@ -9,9 +9,10 @@
 // long the first analysis took), then makes --edits changes (default 40) one at a time, each waiting for its
 // diagnostics, as a user typing in one kernel would: a change to a tile's declaration, then back to the original
 // text, in turn in a kernel near the start, the middle and the end, the change cycling through a new error (a vec
-// that is not a power of two), a different valid vec and a syntax error (a missing ';'). Every change sends the whole text (full synchronization). It prints the median, 90th percentile and worst
-// time per kind of edit. Not a test: nothing is checked but that each change is answered. The client is
-// vscode-jsonrpc (editors/test/node_modules: `npm ci` in editors/test).
+// that is not a power of two), a different valid vec and a syntax error (a missing ';'). Every change sends the
+// whole text (full synchronization). It prints the median, 90th percentile and worst time per kind of edit. Not a
+// test: nothing is checked but that each change is answered. The client is vscode-jsonrpc (editors/test/node_modules:
+// `npm ci` in editors/test).
 'use strict';
 
 const path = require('path');
@@ -26,7 +27,8 @@ function option(name, fallback) {
 function stats(ms) {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, worst ${sorted[sorted.length - 1].toFixed(1)} ms`;
+  const worst = sorted[sorted.length - 1];
+  return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, worst ${worst.toFixed(1)} ms`;
 }
 
 async function main() {
@@ -34,7 +36,8 @@ async function main() {
   const lines = Number(option('--lines', 10000)), edits = Number(option('--edits', 40));
   const text = largeFile(lines);
   const all = text.split('\n');
-  const tiles = all.map((l, i) => (/^  tile a: f16\[128, 32\] warp_raked vec 8;/.test(l) ? i : -1)).filter((i) => i >= 0);
+  const tiles = all.map((l, i) => (/^  tile a: f16\[128, 32\] warp_raked vec 8;/.test(l) ? i : -1))
+      .filter((i) => i >= 0);
   const places = [tiles[0], tiles[Math.floor(tiles.length / 2)], tiles[tiles.length - 1]];
   const original = all[places[0]];
   const variants = [['error', original.replace('vec 8', 'vec 3')], ['valid', original.replace('vec 8', 'vec 4')],
