@@ -12,10 +12,16 @@
 //   - output written although the status is 1, or nothing written although it is 0;
 //   - an internal error (the IR verifier caught something Sema accepted);
 //   - a JSON output that does not parse;
-//   - one output kind accepting an input that another rejects (the stages after Sema cannot fail).
+//   - one output kind accepting an input that another rejects (the stages after Sema cannot fail);
+//   - the language server (tools/lsp) analyzing a file of several kernels kernel by kernel into other diagnostics than
+//     the whole file's (FileAnalysis.h). Its outline, hovers and reports are built for every name of every input
+//     that parses, so they are fuzzed for crashes too.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
+#include "lsp/FileAnalysis.h"
+#include "lsp/Hover.h"
+#include "lsp/Symbols.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -25,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -117,6 +124,40 @@ int check(llvm::StringRef text, const tilec::CompileOptions &options) {
   return r.status;
 }
 
+/// The language server's analysis of `text` (options as `tilec lsp` has them): kernel by kernel it must give the
+/// whole file's diagnostics; every declaration gets its hover text and every kernel its report.
+void checkLanguageServer(llvm::StringRef text) {
+  tilec::CompileOptions options;
+  tilec::lsp::FileAnalysis whole = tilec::lsp::analyzeWhole(text, "fuzz.tile", options);
+  if (tilec::lsp::findKernels(text).size() >= 2) {
+    tilec::lsp::PartCache cache;
+    tilec::lsp::FileAnalysis parts = tilec::lsp::analyzeFile(text, "fuzz.tile", options, cache);
+    auto same = [](const tilec::RecordedDiagnostic &a, const tilec::RecordedDiagnostic &b) {
+      return a.kind == b.kind && a.line == b.line && a.column == b.column && a.endColumn == b.endColumn &&
+             a.message == b.message && a.sourceLine == b.sourceLine;
+    };
+    if (!std::equal(parts.diagnostics.begin(), parts.diagnostics.end(), whole.diagnostics.begin(),
+                    whole.diagnostics.end(), same)) {
+      std::fprintf(stderr, "tilec_fuzzer: the language server's %zu parts give %zu diagnostics, the whole file %zu\n",
+                   parts.parts.size(), parts.diagnostics.size(), whole.diagnostics.size());
+      std::abort();
+    }
+  }
+  const tilec::Analysis &a = *whole.parts[0].part->analysis;
+  if (!a.program) return;
+  tilec::lsp::SymbolIndex index;
+  index.add(*a.program, a.sourceMgr.getMemoryBuffer(a.buffer)->getBuffer());
+  index.finish();
+  for (size_t offset = 0; offset <= text.size(); ++offset) index.at(offset);
+  for (const tilec::lsp::Declaration &d : index.declarations()) {
+    tilec::lsp::describe(d, index, a.module.get());
+    if (d.kind == tilec::lsp::Declaration::Kind::Kernel && a.module) {
+      tilec::lsp::kernelReport(*a.module, "fuzz.tile", d.name);
+      tilec::lsp::occupancySummary(*a.module, d.name);
+    }
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -127,6 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A syntax error stops every output kind at the same place: the other stages are run on inputs that parse.
   options.emit = tilec::EmitKind::AST;
   if (check(text, options) != 0) return 0;
+  checkLanguageServer(text);
 
   for (const char *arch : {"gfx942", "gfx950"}) {
     options.target = tilec::lookupTarget(arch);

@@ -3,12 +3,14 @@
 //   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|header|ast|ir|layout|report]
 //         [--format=text|json] [-Werror] [-ferror-limit=N] [-MD] [-MF FILE] [-MT TARGET] [--version] [--help]
 //   tilec --print-runtime-include-dir
+//   tilec lsp [--stdio] [--offload-arch=ARCH]     the language server (tools/lsp/Server.h, docs/editors.md)
 //
 // Exit status: 0 success, 1 diagnostics in the input, 2 a usage error.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
 #include "driver/Report.h"
+#include "lsp/Server.h"
 #include "support/Installation.h"
 #include "tilec/tilec.h"
 
@@ -159,6 +161,9 @@ int usage(const Twine &message) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // `tilec lsp ...` is a command of its own (a file named lsp compiles as ./lsp).
+  if (argc >= 2 && StringRef(argv[1]) == "lsp")
+    return tilec::lsp::runLanguageServer(ArrayRef<const char *>(argv + 2, argc - 2));
   cl::HideUnrelatedOptions({&category, &occupancyCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tilec " << TILEC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n"

@@ -51,14 +51,14 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned 
     return 1;
   case DeviceStatus::Unsupported:
     errs << "tilec: " << code.diagnostics << "\n";
-    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, code.diagnostics, ""});
+    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, code.diagnostics, "", 0});
     return kExitTargetUnsupported;
   case DeviceStatus::CompileError:
     // Each clang message about a .tile line is reported there; clang's whole text follows.
     if (!reportDeviceDiagnostics(code.diagnostics, shownName, buffer, diags))
       diags.errorNoLoc("clang rejected the HIP that tilec emitted (a tilec bug); clang says:");
     errs << code.diagnostics;
-    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Note, "", 0, 0, code.diagnostics, ""});
+    if (options.record) options.record->push_back({llvm::SourceMgr::DK_Note, "", 0, 0, code.diagnostics, "", 0});
     return 1;
   case DeviceStatus::OK: break;
   }
@@ -79,6 +79,69 @@ int compileAndUse(const ir::Module &module, llvm::StringRef shownName, unsigned 
 
 } // namespace
 
+std::optional<ast::Program> tilec::parseChecked(unsigned buffer, DiagnosticEngine &diags) {
+  std::optional<ast::Program> program = parseProgram(buffer, diags);
+  if (program && program->kernels.empty()) {
+    // Valid but surely not meant: an empty file, or one whose kernels are all commented out.
+    const llvm::MemoryBuffer &text = *diags.getSourceMgr().getMemoryBuffer(buffer);
+    llvm::SMLoc start = llvm::SMLoc::getFromPointer(text.getBufferStart());
+    llvm::SMRange at = program->target ? program->target->range : llvm::SMRange(start, start);
+    diags.warning(at, "the file defines no kernel; the output will have none");
+  }
+  return program;
+}
+
+std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &program, const CompileOptions &options,
+                                                      DiagnosticEngine &diags, std::vector<size_t> *stageEnds) {
+  // Each stage that runs records where its diagnostics end (Analysis::stageEnds).
+  auto ended = [&](size_t at) {
+    if (stageEnds) stageEnds->push_back(at);
+  };
+  auto recorded = [&] { return diags.record ? diags.record->size() : 0; };
+  size_t unusedCodeFrom = 0;
+  std::unique_ptr<ir::Module> module = buildIR(program, options.target, diags, &unusedCodeFrom);
+  ended(unusedCodeFrom); // Sema
+  if (!module) return nullptr;
+  ended(recorded()); // UnusedCode
+  planReductions(*module);
+  bool ok = verifyModule(*module, diags);
+  ended(recorded());
+  if (!ok) return nullptr;
+  ok = planPipelines(*module, diags);
+  ended(recorded());
+  if (!ok) return nullptr;
+  ok = verifyPlans(*module, diags);
+  ended(recorded());
+  if (!ok) return nullptr;
+  ok = checkBudgets(*module, diags) && !diags.hasErrors();
+  ended(recorded());
+  if (!ok) return nullptr;
+  rotateLoopLoads(*module);
+  chooseLdsSwizzles(*module);
+  chunkAccessLoops(*module);
+  askForModelOccupancy(*module);
+  warnAtRegisterEdges(*module, diags);
+  ended(recorded());
+  if (diags.hasErrors()) return nullptr; // -Werror
+  return module;
+}
+
+std::unique_ptr<Analysis> tilec::analyzeBuffer(std::unique_ptr<llvm::MemoryBuffer> input,
+                                               const CompileOptions &options) {
+  auto a = std::make_unique<Analysis>();
+  a->buffer = a->sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  std::string printed; // the same diagnostics as text, which nobody reads here
+  llvm::raw_string_ostream printedStream(printed);
+  DiagnosticEngine diags(a->sourceMgr, printedStream);
+  diags.warningsAsErrors = options.warningsAsErrors;
+  diags.errorLimit = options.errorLimit;
+  diags.record = &a->diagnostics;
+  a->program = parseChecked(a->buffer, diags);
+  a->stageEnds.push_back(a->diagnostics.size()); // Parse
+  if (a->program && !diags.hasErrors()) a->module = buildCheckedModule(*a->program, options, diags, &a->stageEnds);
+  return a;
+}
+
 int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   if (options.emit == EmitKind::Asm || options.emit == EmitKind::Obj || options.emit == EmitKind::Verify)
@@ -94,33 +157,16 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   // Everything is produced into a string first, so a failing stage writes nothing.
   std::string text;
   llvm::raw_string_ostream os(text);
-  std::optional<ast::Program> program = parseProgram(buffer, diags);
-  if (!program) return 1;
-  if (program->kernels.empty()) {
-    // Valid but surely not meant: an empty file, or one whose kernels are all commented out.
-    llvm::SMLoc start = llvm::SMLoc::getFromPointer(sourceMgr.getMemoryBuffer(buffer)->getBufferStart());
-    llvm::SMRange at = program->target ? program->target->range : llvm::SMRange(start, start);
-    diags.warning(at, "the file defines no kernel; the output will have none");
-    if (diags.hasErrors()) return 1;
-  }
+  std::optional<ast::Program> program = parseChecked(buffer, diags);
+  if (!program || diags.hasErrors()) return 1;
   if (options.emit == EmitKind::AST) {
     ast::dumpAST(*program, sourceMgr, os);
     out << text;
     return 0;
   }
 
-  std::unique_ptr<ir::Module> module = buildIR(*program, options.target, diags);
-  if (module) planReductions(*module);
-  if (!module || !verifyModule(*module, diags)) return 1;
-  if (!planPipelines(*module, diags) || !verifyPlans(*module, diags) || !checkBudgets(*module, diags) ||
-      diags.hasErrors())
-    return 1;
-  rotateLoopLoads(*module);
-  chooseLdsSwizzles(*module);
-  chunkAccessLoops(*module);
-  askForModelOccupancy(*module);
-  warnAtRegisterEdges(*module, diags);
-  if (diags.hasErrors()) return 1; // -Werror
+  std::unique_ptr<ir::Module> module = buildCheckedModule(*program, options, diags);
+  if (!module) return 1;
 
   llvm::StringRef shownName = llvm::sys::path::filename(fileName);
   switch (options.emit) {

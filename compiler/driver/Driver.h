@@ -1,18 +1,22 @@
 //===- Driver.h - The compilation pipeline, stage by stage ------------------===//
 //
 // read -> parse (AST) -> Sema (IR) -> verify -> emit. `--emit=` stops after any stage and prints it. The tilec
-// command line (tools/tilec.cpp) and the benchmarks call the same function.
+// command line (tools/tilec.cpp) and the benchmarks call the same function; the language server (tools/lsp) calls
+// analyzeBuffer, the same stages without the emission, and keeps what they built.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_DRIVER_H
 #define TILEC_DRIVER_H
 
+#include "frontend/AST.h"
+#include "ir/IR.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 #include "tilec/tilec.h"
 #include <memory>
+#include <optional>
 
 namespace tilec {
 
@@ -43,6 +47,39 @@ constexpr int kExitTargetUnsupported = 3;
 /// --verify table, which explains them.
 int compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options, llvm::raw_ostream &out,
                   llvm::raw_ostream &errs);
+
+/// Parses buffer `buffer` of the engine's SourceMgr; warns about a file that defines no kernel. std::nullopt after
+/// syntax errors.
+std::optional<ast::Program> parseChecked(unsigned buffer, DiagnosticEngine &diags);
+
+/// The stages whose diagnostics a compilation reports, in order. Each stops the pipeline when it reports an error,
+/// except UnusedCode (warnings about code that does nothing, only in a file without other errors).
+enum class CheckStage : unsigned { Parse, Sema, UnusedCode, Verify, Plans, VerifyPlans, Budgets, RegisterEdges };
+constexpr unsigned kCheckStages = 8;
+
+/// Sema, the verifier, the planning passes and the resource checks: everything between the syntax tree and the
+/// emitters, in order. Returns null after any error (a warning promoted by -Werror included). With `stageEnds`, each
+/// stage from Sema on that runs appends the number of diagnostics recorded when it ends (Analysis::stageEnds).
+std::unique_ptr<ir::Module> buildCheckedModule(const ast::Program &program, const CompileOptions &options,
+                                               DiagnosticEngine &diags, std::vector<size_t> *stageEnds = nullptr);
+
+/// One version of a file as an editor sees it: the syntax tree (none after syntax errors), the checked IR (none after
+/// any error), and every diagnostic as data. Every SMRange of the tree and the IR points into `sourceMgr`'s buffer,
+/// which lives as long as this object.
+struct Analysis {
+  llvm::SourceMgr sourceMgr;
+  unsigned buffer = 0;
+  std::optional<ast::Program> program;
+  std::unique_ptr<ir::Module> module;
+  std::vector<RecordedDiagnostic> diagnostics; ///< as tilec prints them, in order, notes after their error
+  /// Per CheckStage that ran, in order: the end of its diagnostics in `diagnostics`. A stage ran when the ones
+  /// before it reported no error; the language server puts the diagnostics of kernels analyzed one at a time in
+  /// the order a whole file gets them with these.
+  std::vector<size_t> stageEnds;
+};
+
+/// Parses and checks `input` as compileBuffer does, without emitting anything. `options.record` is not used.
+std::unique_ptr<Analysis> analyzeBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options);
 
 } // namespace tilec
 

@@ -9,6 +9,16 @@
 using namespace tilec;
 using llvm::formatv;
 
+void tilec::printTileHeading(const ir::Tile &tile, llvm::raw_ostream &os) {
+  const Layout &l = tile.layout;
+  if (l.oneD)
+    os << formatv("tile {0}: {1}[{2}] {3} vec {4}, viewed as [{5}, {6}]: row r holds elements {6} r ..\n", tile.name,
+                  name(tile.dtype), l.rows * l.cols, patternName(l.pattern), l.vec, l.rows, l.cols);
+  else
+    os << formatv("tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile.name, name(tile.dtype), l.rows, l.cols,
+                  patternName(l.pattern), l.vec);
+}
+
 void tilec::describeDistribution(const ir::Tile &t, const Target &target, unsigned indent, llvm::raw_ostream &os) {
   const Layout &l = t.layout;
   auto plural = [](unsigned n, const char *one, const char *many) {

@@ -18,6 +18,9 @@ namespace tilec {
 void printLayouts(const ir::Module &module, llvm::raw_ostream &os);
 void printLayoutsJSON(const ir::Module &module, llvm::raw_ostream &os);
 
+/// The line that names a tile in the report (and in the language server's hover): `tile a: f16[128, 32] warp_raked vec
+/// 8`, a 1-D tile with the [rows, cols] it is viewed as.
+void printTileHeading(const ir::Tile &tile, llvm::raw_ostream &os);
 /// The derivation of a tile's distribution, a few indented lines of plain arithmetic.
 void describeDistribution(const ir::Tile &tile, const Target &target, unsigned indent, llvm::raw_ostream &os);
 /// The distribution numbers of a tile as attributes of the current JSON object.

@@ -330,9 +330,9 @@ static std::string whyAsked(const Target &t, const KernelResources &r, unsigned 
       .str();
 }
 
-/// Every LDS write and fragment read with its cost in the target's LDS banks (LDSBanks.h), one line each.
-static void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
+void tilec::printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os, const ir::LdsBuffer *only) {
   std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
+  if (only) llvm::erase_if(costs, [&](const LdsAccessCost &c) { return c.buffer != only; });
   if (costs.empty()) return;
   os << formatv("  LDS banks of {0} (LDS cycles per wave; ideal: one per phase):\n", t.name);
   for (const LdsAccessCost &c : costs) {
@@ -387,13 +387,8 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
                     k->batched ? " x " + extentText(g.batch) : "", k->batched ? ", z = the batch" : "");
     os << "  launcher: " << launcherSignature(*k) << "\n";
     for (const auto &tile : k->tiles) {
-      if (tile->layout.oneD)
-        os << formatv("  tile {0}: {1}[{2}] {3} vec {4}, viewed as [{5}, {6}]: row r holds elements {6} r ..\n",
-                      tile->name, name(tile->dtype), tile->rows() * tile->cols(), patternName(tile->layout.pattern),
-                      tile->layout.vec, tile->rows(), tile->cols());
-      else
-        os << formatv("  tile {0}: {1}[{2}, {3}] {4} vec {5}\n", tile->name, name(tile->dtype), tile->rows(),
-                      tile->cols(), patternName(tile->layout.pattern), tile->layout.vec);
+      os << "  ";
+      printTileHeading(*tile, os);
       describeDistribution(*tile, t, 4, os);
     }
     std::vector<AccessPlan> plans = planAccesses(*k);

@@ -18,6 +18,9 @@ namespace tilec {
 void printReport(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
 void printReportJSON(const ir::Module &module, llvm::StringRef fileName, llvm::raw_ostream &os);
 
+/// Every LDS write and fragment read of kernel `k` (of buffer `only`, when given) with its cost in the target's LDS
+/// banks, one line each under a heading; nothing when there is none.
+void printLdsBanks(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os, const ir::LdsBuffer *only = nullptr);
 /// The calculator's answer alone (`tilec --occupancy`), as text or JSON.
 void printOccupancyQuery(const Target &target, const KernelResources &r, bool json, llvm::raw_ostream &os);
 /// The derivation and hints, indented.

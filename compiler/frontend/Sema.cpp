@@ -567,7 +567,7 @@ void KernelSema::warnings() {
 }
 
 std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Target *targetOverride,
-                                           DiagnosticEngine &diags) {
+                                           DiagnosticEngine &diags, size_t *unusedCodeFrom) {
   unsigned before = diags.errorCount(), hardBefore = diags.hardErrorCount();
   auto module = std::make_unique<ir::Module>();
   module->target = targetOverride;
@@ -589,6 +589,7 @@ std::unique_ptr<ir::Module> tilec::buildIR(const ast::Program &program, const Ta
     }
     if (auto ik = KernelSema(*module->target, diags).run(k)) module->kernels.push_back(std::move(ik));
   }
+  if (unusedCodeFrom) *unusedCodeFrom = diags.record ? diags.record->size() : 0;
   // Code that does nothing is only worth a word in a file that is otherwise right.
   if (diags.hardErrorCount() == hardBefore)
     for (const auto &k : module->kernels) warnDeadCode(*k, diags);

@@ -15,9 +15,11 @@
 namespace tilec {
 
 /// Checks `program` and returns its IR, or nullptr when an error was reported. `targetOverride` (from
-/// --offload-arch) replaces the file's `target` declaration; with neither, the default target is used.
+/// --offload-arch) replaces the file's `target` declaration; with neither, the default target is used. The warnings
+/// about code that does nothing come last; `unusedCodeFrom`, when given, is set to the number of diagnostics the
+/// engine had recorded before them (the language server orders them as a whole file would, driver/Driver.h).
 std::unique_ptr<ir::Module> buildIR(const ast::Program &program, const Target *targetOverride,
-                                    DiagnosticEngine &diags);
+                                    DiagnosticEngine &diags, size_t *unusedCodeFrom = nullptr);
 
 } // namespace tilec
 

@@ -42,7 +42,7 @@ void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind
   }
   if (!range.Start.isValid()) { // a message about no place in the input (a note quoting another tool, say)
     static const char *const labels[] = {"error", "warning", "remark", "note"};
-    if (record) record->push_back({kind, "", 0, 0, text, ""});
+    if (record) record->push_back({kind, "", 0, 0, text, "", 0});
     os << labels[kind] << ": " << text << "\n";
     return;
   }
@@ -54,9 +54,12 @@ void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind
   bool windowed = diag.getColumnNo() >= 0 && line.size() > kLongLine;
   size_t column = std::max(diag.getColumnNo(), 0);
   LineWindow w = windowed ? windowAround(line, column) : LineWindow{0, line.size(), line.str(), 0};
-  if (record)
+  if (record) {
+    unsigned end = column + 1; // 0-based, past the caret
+    for (auto [from, to] : diag.getRanges()) end = std::max<unsigned>(end, to);
     record->push_back({kind, diag.getFilename().str(), static_cast<unsigned>(std::max(diag.getLineNo(), 0)),
-                       static_cast<unsigned>(diag.getColumnNo() + 1), text, w.text});
+                       static_cast<unsigned>(diag.getColumnNo() + 1), text, w.text, end + 1});
+  }
   if (!windowed) {
     diag.print(nullptr, os, /*ShowColors=*/false);
     return;
@@ -81,12 +84,16 @@ void DiagnosticEngine::error(llvm::SMRange range, const llvm::Twine &message) {
   if (errorLimit != 0 && errors > errorLimit) {
     // Like clang: the error past the limit is replaced by one that says why the output ends here.
     stopped = lastDropped = true;
-    print(range, llvm::SourceMgr::DK_Error,
-          llvm::Twine("too many errors emitted, stopping now (-ferror-limit=") + llvm::Twine(errorLimit) +
-              "; -ferror-limit=0 shows every error)");
+    print(range, llvm::SourceMgr::DK_Error, tooManyErrors(errorLimit));
     return;
   }
   print(range, llvm::SourceMgr::DK_Error, message);
+}
+
+std::string DiagnosticEngine::tooManyErrors(unsigned errorLimit) {
+  return ("too many errors emitted, stopping now (-ferror-limit=" + llvm::Twine(errorLimit) +
+          "; -ferror-limit=0 shows every error)")
+      .str();
 }
 
 void DiagnosticEngine::warning(llvm::SMRange range, const llvm::Twine &message) {
@@ -109,7 +116,7 @@ void DiagnosticEngine::note(llvm::SMRange range, const llvm::Twine &message) {
 void DiagnosticEngine::errorNoLoc(const llvm::Twine &message) {
   ++errors;
   if (stopped) return;
-  if (record) record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, message.str(), ""});
+  if (record) record->push_back({llvm::SourceMgr::DK_Error, "", 0, 0, message.str(), "", 0});
   os << "tilec: error: " << message << "\n";
 }
 

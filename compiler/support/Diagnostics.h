@@ -26,6 +26,9 @@ struct RecordedDiagnostic {
   std::string file;   ///< empty when it has no location
   unsigned line = 0, column = 0;
   std::string message, sourceLine;
+  /// The column just past what is underlined on the line (1-based; the caret alone underlines one column, so
+  /// column + 1), as the printed caret line shows it: a range that goes on to later lines is cut at this line's end.
+  unsigned endColumn = 0;
 };
 
 /// Collects and prints diagnostics against the buffers of one SourceMgr.
@@ -60,6 +63,8 @@ public:
   /// When set, each printed diagnostic is also appended here.
   std::vector<RecordedDiagnostic> *record = nullptr;
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
+  /// What replaces the first error past the limit.
+  static std::string tooManyErrors(unsigned errorLimit);
 
 private:
   void print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind, const llvm::Twine &message);
