@@ -22,6 +22,16 @@ const MFMAInstr &variant(const char *name, DType a, DType b) {
   return *ins;
 }
 
+/// The plan's sizes: lane group (M), blocks per instruction K step (P), bytes per row, chunk width and count.
+void expectSizes(const ir::ScaleLoads &s, unsigned laneGroup, unsigned perInstr, unsigned bytes, unsigned chunkBytes,
+                 unsigned chunks) {
+  EXPECT_EQ(s.laneGroup, laneGroup);
+  EXPECT_EQ(s.perInstr, perInstr);
+  EXPECT_EQ(s.bytes, bytes);
+  EXPECT_EQ(s.chunkBytes, chunkBytes);
+  EXPECT_EQ(s.chunks, chunks);
+}
+
 void expectSelect(const ir::ScaleLoads &s, unsigned j, unsigned chunk, unsigned dword, unsigned opsel) {
   ASSERT_LT(j, s.select.size());
   EXPECT_EQ(s.select[j].chunk, chunk) << "step " << j;
@@ -36,11 +46,7 @@ void expectSelect(const ir::ScaleLoads &s, unsigned j, unsigned chunk, unsigned 
 TEST(ScaleLoads, Fp4ThirtyTwoByThirtyTwoDeepStep) {
   const MFMAInstr &ins = variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP4X2, DType::FP4X2);
   ir::ScaleLoads s = scaleLoadsFor(ins, 128);
-  EXPECT_EQ(s.laneGroup, 32u);
-  EXPECT_EQ(s.perInstr, 2u);
-  EXPECT_EQ(s.bytes, 8u);
-  EXPECT_EQ(s.chunkBytes, 8u);
-  EXPECT_EQ(s.chunks, 1u);
+  expectSizes(s, 32, 2, 8, 8, 1);
   EXPECT_EQ(s.registersPerRow(), 2u);
   ASSERT_EQ(s.select.size(), 4u);
   expectSelect(s, 0, 0, 0, 0);
@@ -52,8 +58,7 @@ TEST(ScaleLoads, Fp4ThirtyTwoByThirtyTwoDeepStep) {
 // fp8 x fp8, 32x32x64, K step 128 values: 2 steps, 4 bytes (one dword), steps at bytes 0 and 2.
 TEST(ScaleLoads, Fp8ThirtyTwoByThirtyTwo) {
   ir::ScaleLoads s = scaleLoadsFor(variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP8, DType::FP8), 128);
-  EXPECT_EQ(s.bytes, 4u);
-  EXPECT_EQ(s.chunkBytes, 4u);
+  expectSizes(s, 32, 2, 4, 4, 1);
   EXPECT_EQ(s.registersPerRow(), 1u);
   ASSERT_EQ(s.select.size(), 2u);
   expectSelect(s, 0, 0, 0, 0);
@@ -64,11 +69,7 @@ TEST(ScaleLoads, Fp8ThirtyTwoByThirtyTwo) {
 // chunks; steps at bytes 0, 4 (chunk 0, dwords 0 and 1) and 8, 12 (chunk 1); opsel 0 throughout.
 TEST(ScaleLoads, Fp8SixteenBySixteenTwoChunks) {
   ir::ScaleLoads s = scaleLoadsFor(variant("v_mfma_scale_f32_16x16x128_f8f6f4", DType::FP8, DType::FP8), 512);
-  EXPECT_EQ(s.laneGroup, 16u);
-  EXPECT_EQ(s.perInstr, 4u);
-  EXPECT_EQ(s.bytes, 16u);
-  EXPECT_EQ(s.chunkBytes, 8u);
-  EXPECT_EQ(s.chunks, 2u);
+  expectSizes(s, 16, 4, 16, 8, 2);
   EXPECT_EQ(s.registersPerRow(), 4u);
   ASSERT_EQ(s.select.size(), 4u);
   expectSelect(s, 0, 0, 0, 0);
@@ -82,14 +83,11 @@ TEST(ScaleLoads, Fp8SixteenBySixteenTwoChunks) {
 TEST(ScaleLoads, SixBitOneAndThreeSteps) {
   const MFMAInstr &ins = variant("v_mfma_scale_f32_32x32x64_f8f6f4", DType::FP6X4, DType::BF6X4);
   ir::ScaleLoads one = scaleLoadsFor(ins, 16);
-  EXPECT_EQ(one.bytes, 2u);
-  EXPECT_EQ(one.chunkBytes, 2u);
+  expectSizes(one, 32, 2, 2, 2, 1);
   EXPECT_EQ(one.registersPerRow(), 1u);
   expectSelect(one, 0, 0, 0, 0);
   ir::ScaleLoads three = scaleLoadsFor(ins, 48);
-  EXPECT_EQ(three.bytes, 6u);
-  EXPECT_EQ(three.chunkBytes, 2u);
-  EXPECT_EQ(three.chunks, 3u);
+  expectSizes(three, 32, 2, 6, 2, 3);
   expectSelect(three, 1, 1, 0, 0);
   expectSelect(three, 2, 2, 0, 0);
 }

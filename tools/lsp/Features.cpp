@@ -77,11 +77,15 @@ Value Server::range(const Snapshot &s, size_t begin, size_t end) const {
   return rangeJSON(s.lines->position(begin, encoding), s.lines->position(end, encoding));
 }
 
-Value Server::hover(const Object *params, std::optional<Error> &error) {
+Server::Located Server::locate(const Object *params, std::optional<Error> &error) {
   std::optional<Position> at = getPosition(params, error);
   Document *d = at ? analyzed(params, error) : nullptr;
   const Snapshot *parsed = d ? d->parsed() : nullptr;
-  const Reference *ref = referenceAt(parsed, at.value_or(Position{}), encoding);
+  return {d, parsed, referenceAt(parsed, at.value_or(Position{}), encoding)};
+}
+
+Value Server::hover(const Object *params, std::optional<Error> &error) {
+  auto [d, parsed, ref] = locate(params, error);
   if (!ref) return nullptr;
   const Declaration &decl = parsed->index->declaration(*ref);
   const CheckedKernel *checked = d->checked(parsed->index->declarations()[decl.kernel].name);
@@ -96,10 +100,7 @@ Value Server::hover(const Object *params, std::optional<Error> &error) {
 }
 
 Value Server::definition(const Object *params, std::optional<Error> &error) {
-  std::optional<Position> at = getPosition(params, error);
-  Document *d = at ? analyzed(params, error) : nullptr;
-  const Snapshot *parsed = d ? d->parsed() : nullptr;
-  const Reference *ref = referenceAt(parsed, at.value_or(Position{}), encoding);
+  auto [d, parsed, ref] = locate(params, error);
   if (!ref) return nullptr;
   const Declaration &decl = parsed->index->declaration(*ref);
   return Object{{"uri", d->uri()}, {"range", range(*parsed, decl.nameSpan.begin, decl.nameSpan.end)}};

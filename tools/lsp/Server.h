@@ -62,6 +62,14 @@ private:
   void didClose(const llvm::json::Object *params);
 
   // The features (Features.cpp).
+  /// The document, its last parsed snapshot and the name under the position of a hover or definition request (a
+  /// null reference where there is none, or `error` set).
+  struct Located {
+    Document *document;
+    const Snapshot *parsed;
+    const Reference *reference;
+  };
+  Located locate(const llvm::json::Object *params, std::optional<Error> &error);
   llvm::json::Value hover(const llvm::json::Object *params, std::optional<Error> &error);
   llvm::json::Value definition(const llvm::json::Object *params, std::optional<Error> &error);
   llvm::json::Value documentSymbol(const llvm::json::Object *params, std::optional<Error> &error);
