@@ -194,10 +194,10 @@ private:
         // The scales of a K step: whole chunks, each holding whole instruction K steps (passes/PlanScaleLoads.h).
         const ScaleLoads &sl = m.scaleLoads;
         bool chunkWidth = sl.chunkBytes == 2 || sl.chunkBytes == 4 || sl.chunkBytes == 8;
-        // Staged through LDS: both buffers, e8m0 of the accumulator's rows (columns) by the step's bytes.
+        // Staged through LDS: two buffers, e8m0 of the accumulator's rows (columns) by the step's bytes.
         bool lds = !sl.ldsA && !sl.ldsB;
         if (sl.ldsA && sl.ldsB)
-          lds = sl.ldsA->dtype == DType::E8M0 && sl.ldsB->dtype == DType::E8M0 && sl.ldsA->rows == m.acc->rows &&
+          lds = sl.ldsA != sl.ldsB && sl.ldsA->dtype == DType::E8M0 && sl.ldsB->dtype == DType::E8M0 && sl.ldsA->rows == m.acc->rows &&
                 sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes;
         bool planned = chunkWidth && lds && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
                        sl.laneGroup == ins->m && sl.chunkBytes % sl.perInstr == 0 && sl.select.size() == m.k / ins->k;

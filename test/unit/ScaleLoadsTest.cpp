@@ -8,6 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "passes/PlanScaleLoads.h"
 
+#include "frontend/Parser.h"
+#include "frontend/Sema.h"
+#include "ir/Verifier.h"
+#include "support/Diagnostics.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <gtest/gtest.h>
 
 using namespace tilec;
@@ -90,4 +99,57 @@ TEST(ScaleLoads, SixBitOneAndThreeSteps) {
   expectSizes(three, 32, 2, 6, 2, 3);
   expectSelect(three, 1, 1, 0, 0);
   expectSelect(three, 2, 2, 0, 0);
+}
+
+// The verifier on a real plan (examples/gemm_mxfp4_gfx950.tile, staged through LDS), then broken one way at a time:
+// each break is an internal error, never passed on to the emitter.
+namespace {
+
+std::pair<bool, std::string> verifyScales(const std::function<void(ir::ScaleLoads &)> &breakIt) {
+  auto file = llvm::MemoryBuffer::getFile(TILEC_EXAMPLES_DIR "/gemm_mxfp4_gfx950.tile", /*IsText=*/true);
+  if (!file) return {false, "cannot read the example"};
+  llvm::SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  std::string messages;
+  llvm::raw_string_ostream errs(messages);
+  DiagnosticEngine diags(sm, errs);
+  std::optional<ast::Program> program = parseProgram(id, diags);
+  std::unique_ptr<ir::Module> module = program ? buildIR(*program, nullptr, diags) : nullptr;
+  if (!module) return {false, "sema failed: " + messages};
+  unsigned found = 0;
+  std::function<void(ir::Body &)> visit = [&](ir::Body &body) {
+    for (auto &s : body) {
+      if (auto *f = llvm::dyn_cast<ir::For>(s.get())) visit(f->body);
+      if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && m->scaleA) {
+        ++found;
+        breakIt(m->scaleLoads);
+      }
+    }
+  };
+  visit(module->kernels.front()->body);
+  if (found != 1) return {false, "expected one scaled mma"};
+  return {verifyModule(*module, diags), messages};
+}
+
+} // namespace
+
+TEST(ScaleLoads, VerifierAcceptsThePlanAndRefusesEachBreak) {
+  auto [ok, messages] = verifyScales([](ir::ScaleLoads &s) { EXPECT_NE(s.ldsA, nullptr); });
+  EXPECT_TRUE(ok) << messages;
+  const std::pair<const char *, std::function<void(ir::ScaleLoads &)>> breaks[] = {
+      {"a chunk of 3 bytes", [](ir::ScaleLoads &s) { s.chunkBytes = 3; }},
+      {"step 1 at opsel 0", [](ir::ScaleLoads &s) { s.select[1].opsel = 0; }},
+      {"step 2 in dword 0", [](ir::ScaleLoads &s) { s.select[2].dword = 0; }},
+      {"one instruction K step missing", [](ir::ScaleLoads &s) { s.select.pop_back(); }},
+      {"B's LDS buffer missing", [](ir::ScaleLoads &s) { s.ldsB = nullptr; }},
+      {"A's buffer given as B's", [](ir::ScaleLoads &s) { s.ldsB = s.ldsA; }},
+      {"a lane group of 16", [](ir::ScaleLoads &s) { s.laneGroup = 16; }},
+  };
+  for (const auto &[what, breakIt] : breaks) {
+    auto [broken, text] = verifyScales(breakIt);
+    EXPECT_FALSE(broken) << what;
+    EXPECT_NE(text.find("internal error: IR verifier: scaled mma whose scale loads do not cover its K step"),
+                        std::string::npos)
+        << what << ": " << text;
+  }
 }
