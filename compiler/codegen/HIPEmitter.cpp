@@ -150,9 +150,12 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
     plainLoop(f, depth);
     return;
   }
-  case Stmt::Kind::Barrier:
-    line(depth) << "tilec::barrier();\n";
+  case Stmt::Kind::Barrier: {
+    const auto &b = llvm::cast<Barrier>(s);
+    if (b.dropped) line(depth) << "// barrier; not needed: " << b.why << ".\n";
+    else line(depth) << "tilec::barrier();\n";
     return;
+  }
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
   case Stmt::Kind::LdsRead: ldsRead(llvm::cast<LdsRead>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
@@ -304,7 +307,9 @@ void KernelEmitter::plainLoop(const For &f, unsigned depth) {
   auto rotated = [&](const std::string &var, unsigned d) {
     loopVarText[f.var] = var;
     accessGuard = formatv("{0} < {1}", var, index(*f.upper)).str();
+    maskedBufferLoads = f.rotatedBufferLoads && variant == Variant::Vector;
     for (const Assign *a : f.rotatedLoads) stmt(*a, d);
+    maskedBufferLoads = false;
     accessGuard.clear();
     loopVarText.erase(f.var);
   };

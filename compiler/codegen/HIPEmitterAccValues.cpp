@@ -37,6 +37,8 @@ void KernelEmitter::reduceAccRows(const Reduce &r, unsigned depth) {
   const AccTile &a = *r.dst->sourceAcc;
   const ReducePlan &p = *r.plan;
   std::string acc = info(p.accumulate).cppType.str(), op = reduceOpName(r.op), dst = r.dst->name;
+  // The row maximum of MFMA results without quieting each first: v_maximum3_f32 (Target::maximum3F32).
+  if (r.op == ReduceOp::Max && p.accumulate == DType::F32 && t.maximum3F32) op = "tilec::ReduceOp::Maximum";
   std::string part = dst + "_part";
   if (a.blocksY() > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int bi = 0; bi < {0}; ++bi) {{\n", a.blocksY());
@@ -125,9 +127,14 @@ void KernelEmitter::accAssign(const AccAssign &a, unsigned depth) {
     return;
   }
   if (&v != a.value.get()) line(depth) << "// Its condition holds for every value in these steps: no select.\n";
-  accLoops(acc, 1, depth);
+  // Four values at a time (a group of the C/D layout: one row, 4 consecutive columns), as one vector expression:
+  // clang computes f32 arithmetic on them as packed pairs (v_pk_mul_f32, v_pk_fma_f32), half the instructions.
+  std::string value = valueExpr(v, kGroup, /*top=*/true);
+  if (!vectorValued(v, kGroup)) value = formatv("({0})({1})", vecType(acc.dtype, kGroup), value).str(); // a splat
+  accLoops(acc, kGroup, depth);
   os << "\n";
-  line(depth + 3) << formatv("{0}[bi][bj][e] = {1};\n", acc.name, valueExpr(v, 1));
+  if (acc.instr->accPerLane == kGroup) line(depth + 3) << formatv("{0}[bi][bj] = {1};\n", acc.name, value);
+  else line(depth + 3) << formatv("tilec::set_slice<{0}>({1}[bi][bj], e, {2});\n", kGroup, acc.name, value);
 }
 
 std::string KernelEmitter::maskFreeSteps(const For &f, std::set<const AccAssign *> &masks) {

@@ -213,7 +213,20 @@ private:
   /// The reduced tiles' registers and the LDS of the reductions that cross waves.
   void reducedPrologue();
   /// Whether `v` is a vector of `vec` elements per access (a scalar when uniform or reduced along its rows' columns).
-  static bool vectorValued(const Value &v, unsigned vec) { return vec > 1 && v.isTile && v.reducedAxis != 1; }
+  /// Whether `v` written for `vec` elements at once is a vector: not when it is uniform, a row's reduced value, or
+  /// made only of such and of an accumulator's row index (the same row for a group's values).
+  static bool vectorValued(const Value &v, unsigned vec) {
+    if (vec <= 1 || !v.isTile || v.reducedAxis == 1) return false;
+    switch (v.kind) {
+    case Value::Kind::ElementIndex: return !(v.acc && v.indexAxis == 0);
+    case Value::Kind::Unary:
+    case Value::Kind::Binary:
+    case Value::Kind::Select:
+    case Value::Kind::Cast:
+      return llvm::any_of(v.operands, [&](const ValuePtr &o) { return vectorValued(*o, vec); });
+    default: return true;
+    }
+  }
 
   /// One loop over this lane's accesses of `layout`; `body` writes the use of the per-access value expression.
   template <typename Body> void accessLoop(llvm::SMRange loc, const Value &value, const Layout &layout, unsigned depth,

@@ -37,9 +37,11 @@ void KernelEmitter::launcherDeclaration(bool twoKernels) {
   std::vector<AlignmentCheck> checks = alignmentChecks(plans);
   // With one kernel every check is a pointer alignment the launcher enforces.
   bool refusesMisaligned = !twoKernels && !checks.empty();
-  os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1} and grids too large to launch;\n"
+  os << formatv("/// Returns hipErrorInvalidValue for negative sizes, null tensors{0}{1}{2} and grids too large to launch;\n"
                 "/// hipSuccess without launching when there is nothing to do.\n",
-                refusesMisaligned ? ", misaligned tensors" : "", k.assumptions.empty() ? "" : ", broken assumptions");
+                refusesMisaligned ? ", misaligned tensors" : "",
+                !twoKernels && !k.bufferLoaded.empty() ? ", buffer-loaded tensors of 2 GiB or more" : "",
+                k.assumptions.empty() ? "" : ", broken assumptions");
   if (twoKernels)
     os << formatv("/// Runs {0} when {1}, else {2}.\n", k.name, vectorKernelCondition(plans), unalignedName(k));
   os << "extern \"C\" hipError_t launch_" << k.name << "(";
@@ -256,6 +258,19 @@ void KernelEmitter::launcher(bool twoKernels) {
     for (const AlignmentCheck &c : checks)
       line(1) << formatv("if (reinterpret_cast<std::uintptr_t>({0}) % {1} != 0) return hipErrorInvalidValue;  "
                          "// {1}-byte accesses\n", c.tensor->name, c.bytes);
+  // ... and reaches these tensors through buffer resources, whose offsets are 32-bit.
+  if (!twoKernels) {
+    std::map<std::string, std::string> sized; // the size -> the tensors of that size
+    std::vector<std::string> sizes;
+    for (const Tensor *tensor : k.bufferLoaded) {
+      auto [it, fresh] = sized.try_emplace(tensorBytes(*tensor, "unsigned long"), tensor->name);
+      if (fresh) sizes.push_back(it->first);
+      else it->second += " and " + tensor->name;
+    }
+    for (const std::string &size : sizes)
+      line(1) << formatv("if ({0} >= 0x80000000ul) return hipErrorInvalidValue;  // buffer loads: {1} under 2 GiB\n",
+                         size, sized[size]);
+  }
   if (g.rank == 1)
     line(1) << formatv("const dim3 grid(tilec::ceil_div({0}, {1}));\n", extentExpr(g.cols), k.gridTileCols);
   else if (k.gridWholeRows)

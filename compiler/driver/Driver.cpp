@@ -13,6 +13,7 @@
 #include "ir/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "passes/DropBarriers.h"
 #include "passes/LdsSwizzle.h"
 #include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
@@ -117,6 +118,7 @@ std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &progra
   ended(recorded());
   if (!ok) return nullptr;
   rotateLoopLoads(*module);
+  dropRedundantBarriers(*module);
   chooseLdsSwizzles(*module);
   chunkAccessLoops(*module);
   askForModelOccupancy(*module);

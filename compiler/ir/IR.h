@@ -427,12 +427,17 @@ struct For : Stmt {
   /// next step's after body statement rotatedAfter (the step's first barrier) instead of at their place.
   std::vector<const Assign *> rotatedLoads;
   size_t rotatedAfter = 0;
+  /// Some rotated loads go through buffer resources (their tensors in Kernel::bufferLoaded) in the vector kernel.
+  bool rotatedBufferLoads = false;
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
 };
 
 /// Workgroup barrier with LDS fences.
 struct Barrier : Stmt {
   Barrier(SMRange loc) : Stmt(Kind::Barrier, loc) {}
+  /// Orders nothing the barriers around it do not (passes/DropBarriers.h): not emitted; `why` says so.
+  bool dropped = false;
+  std::string why;
   static bool classof(const Stmt *s) { return s->kind == Kind::Barrier; }
 };
 
@@ -558,8 +563,9 @@ struct Kernel {
   std::vector<std::unique_ptr<AccTile>> accs;
   std::vector<std::unique_ptr<ReducedTile>> reducedTiles;
   std::vector<Assumption> assumptions;
-  /// Tensors whose loads in masked K steps of the vector kernel go through buffer resources (KLoopPlan::bufferLoads);
-  /// the launcher runs the vector kernel only when each is under 2 GiB, the reach of a buffer's 32-bit offsets.
+  /// Tensors whose loads in masked K steps of the vector kernel (KLoopPlan::bufferLoads), or in a plain loop's
+  /// rotated loads (For::rotatedBufferLoads), go through buffer resources; the launcher runs the vector kernel only
+  /// when each is under 2 GiB, the reach of a buffer's 32-bit offsets (with one kernel, it refuses larger ones).
   std::vector<const Tensor *> bufferLoaded;
   /// Waves per SIMD the kernel asks of the compiler (amdgpu_waves_per_eu), for the vector kernel and its _unaligned
   /// copy: the resource model's occupancy where the target asks (Target::occupancyHint), else 0 (passes/OccupancyHint.h).

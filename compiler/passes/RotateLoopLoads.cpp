@@ -1,6 +1,8 @@
 //===- RotateLoopLoads.cpp - Loading the next step of a plain loop during this one ===//
 #include "passes/RotateLoopLoads.h"
 
+#include "target/Target.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -57,7 +59,7 @@ bool usesOutside(const Body &body, const Tile *t, const For &f, size_t upTo) {
   return false;
 }
 
-void rotate(For &f, const Kernel &kernel) {
+void rotate(For &f, Kernel &kernel) {
   // The loads at the top of the body, then (before the first barrier) only LDS writes of their tiles.
   size_t i = 0;
   std::vector<const Assign *> loads;
@@ -79,9 +81,17 @@ void rotate(For &f, const Kernel &kernel) {
     if (usesOutside(kernel.body, a->dst, f, i)) return;
   f.rotatedLoads = loads;
   f.rotatedAfter = i;
+  // A step's loads are masked by the step's existence (and the tensor's edge): through a buffer resource a masked-off
+  // vector gets an out-of-range offset and reads zeros, so the loop stays one block without exec branches.
+  for (const Assign *a : loads) {
+    const Tensor *x = a->value->tensor;
+    if (!Target::hasBufferLoad(a->dst->layout.vec * sizeOf(x->dtype), x->dtype)) continue;
+    f.rotatedBufferLoads = true;
+    if (!llvm::is_contained(kernel.bufferLoaded, x)) kernel.bufferLoaded.push_back(x);
+  }
 }
 
-void visit(Body &body, const Kernel &kernel) {
+void visit(Body &body, Kernel &kernel) {
   for (StmtPtr &s : body)
     if (auto *f = llvm::dyn_cast<For>(s.get())) {
       visit(f->body, kernel);

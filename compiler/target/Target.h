@@ -121,6 +121,11 @@ struct Target {
   /// scale_cast_bf16 24 -> 34 (gfx942 and gfx950); with a reduction 2 or 3 (softmax_f32 35 -> 38), where the model
   /// keeps 4. (clang-19 took 0 to 7 more on gfx942, 4 or 5 in most, on seed 1 of test/Differential.)
   unsigned elementPathVgprs;
+  /// v_maximum3_f32: the IEEE 754-2019 maximum of three f32 values, NaN propagating (gfx950). LLVM lowers maxnum, which
+  /// ignores a NaN operand, to v_max_f32 only after quieting each operand it cannot prove canonical (a v_max_f32 x, x
+  /// per MFMA result or loaded value in IEEE mode, the compute default), and maximum to this with none; the two agree
+  /// but where a NaN is (attention's row maximum of S: 15 canonicalising instructions a K/V block on gfx950 less).
+  bool maximum3F32;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {

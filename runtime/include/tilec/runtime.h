@@ -169,6 +169,13 @@ template <int N, typename V> TILEC_DEVICE auto slice(const V &v, int first) {
   return out;
 }
 
+/// Elements first .. first + N - 1 of vector v set to those of the N-element vector part (an accumulator's values
+/// updated in place four at a time, so that clang pairs them into packed f32 instructions).
+template <int N, typename V, typename P> TILEC_DEVICE void set_slice(V &v, int first, const P &part) {
+#pragma unroll
+  for (int e = 0; e < N; ++e) v[first + e] = part[e];
+}
+
 /// Two 4-dword halves as one 8-dword operand (a scaled MFMA's A or B: two 16-byte LDS reads of an 8-bit format, or
 /// the 16 bytes of fp4 values and zeros).
 /// Two vectors of 4 as one of 8 (the runs of 4 K values of an A or B fragment, runsOfFour).
@@ -433,11 +440,14 @@ template <typename C, typename V> TILEC_DEVICE V select(C c, V a, V b) {
 
 //===--- Reductions: in a lane, across lanes, across waves ---===//
 
-/// The sum, max or min of the N elements of v in f32 (i32 for integers), combined in element order.
-enum class ReduceOp { Sum, Max, Min };
+/// The sum, max or min of the N elements of v in f32 (i32 for integers), combined in element order. Maximum is max
+/// for f32 values as IEEE 754-2019's maximum (a NaN operand gives NaN, where max ignores it): gfx950's
+/// v_maximum3_f32, which needs no canonicalising v_max_f32 of MFMA results first (Target::maximum3F32).
+enum class ReduceOp { Sum, Max, Min, Maximum };
 template <ReduceOp Op, typename T> TILEC_DEVICE T combine(T a, T b) {
   if constexpr (Op == ReduceOp::Sum) return a + b;
   else if constexpr (Op == ReduceOp::Max) return __builtin_elementwise_max(a, b);
+  else if constexpr (Op == ReduceOp::Maximum) return __builtin_elementwise_maximum(a, b);
   else return __builtin_elementwise_min(a, b);
 }
 template <ReduceOp Op, typename A, typename V> TILEC_DEVICE A reduce_lane(V v) {

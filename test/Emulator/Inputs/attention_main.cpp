@@ -117,6 +117,17 @@ int main() {
     std::printf("Hkv = %d with H = %d: %s\n", Hkv + 1, H, hipGetErrorString(e));
   }
 #endif
+#if !defined(GROUP) && !defined(LSE)
+  // K and V are read through buffer resources (32-bit offsets): the launcher refuses them at 2 GiB, before any
+  // access (T * D * 2 bytes = 2^31 at T = 2^30 / D). One row less is accepted: test/Emulator/attention.test
+  // pins the comparison (>= 0x80000000) in the launcher's text.
+  {
+    DeviceBuffer<Elem> d(size_t(64) * D);
+    const int T = (1 << 30) / D;
+    hipError_t e = LAUNCH(KERNEL)(d.ptr, d.ptr, d.ptr, d.ptr, 1.0f, 64, T, nullptr);
+    std::printf("T = %d (K of 2 GiB): %s\n", T, hipGetErrorString(e));
+  }
+#endif
   std::printf("attention (d = %d%s%s): %d of %d runs correct\n", D, causal ? ", causal" : "",
               H > 1 ? ", grouped heads" : "", runs.runs - runs.failures, runs.runs);
   return runs.failures != 0;
