@@ -284,7 +284,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // Element by element over the lane's results: the temporaries of one result (one vector along columns).
       n = valueTemporaries(*ra->value, ra->dst->axis == 1 ? 1 : ra->dst->source->vec);
     } else if (auto *aa = llvm::dyn_cast<ir::AccAssign>(s.get())) {
-      n = valueTemporaries(*aa->value, 1); // in place, value by value
+      n = valueTemporaries(*aa->value, 4); // in place, 4 values at a time (a group of the C/D layout)
     } else if (auto *aw = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) {
       n = valueTemporaries(*aw->value, 4); // a group of 4 values per write
     } else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
@@ -439,6 +439,12 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   for (auto [acc, regs] : columns)
     vgpr(formatv("col({0}) in a loop: the loop-invariant column of its values, kept (half a register per value)",
                  acc->name), regs);
+  std::vector<const ir::AccTile *> packed;
+  packedAccUpdates(k.body, false, packed);
+  for (const ir::AccTile *acc : packed)
+    vgpr(formatv("acc {0} updated in place in a loop, 4 values at a time as packed f32 pairs (measured: 4-6)",
+                 acc->name),
+         6);
   // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them
   // when the ArchVGPRs run out (k0513: 96 would make 153 + 96, clang 256 ArchVGPRs and spills into AGPRs).
   for (const ir::For *f : kLoops(k.body))

@@ -119,3 +119,11 @@ void tilec::accIndexRegisters(const ir::Body &body, bool inLoop,
     if (const ir::Value *v = ir::valueOf(*s); v && (v->acc || llvm::isa<ir::Reduce>(s.get()))) accColumns(*v, out);
   }
 }
+
+void tilec::packedAccUpdates(const ir::Body &body, bool inLoop, std::vector<const ir::AccTile *> &out) {
+  for (const ir::StmtPtr &s : body) {
+    if (auto *f = llvm::dyn_cast<ir::For>(s.get())) packedAccUpdates(f->body, true, out);
+    auto *a = llvm::dyn_cast<ir::AccAssign>(s.get());
+    if (inLoop && a && !llvm::is_contained(out, a->dst)) out.push_back(a->dst);
+  }
+}

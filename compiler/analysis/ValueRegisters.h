@@ -39,6 +39,14 @@ unsigned valueTemporaries(const ir::Value &v, unsigned vec);
 /// Appends one (accumulator, registers) per accumulator.
 void accIndexRegisters(const ir::Body &body, bool inLoop, std::vector<std::pair<const ir::AccTile *, unsigned>> &out);
 
+/// The accumulators a loop updates in place (ir::AccAssign: `o = o * alpha`, `s = exp2(s * c - m)`), which the emitter
+/// writes 4 values at a time so that clang computes them as packed f32 pairs. LLVM 22 then keeps more beside them:
+/// attention_fwd_f16 on gfx942 took 135 VGPRs with the packed form against 126 value by value (s and o updated in
+/// place, 4.5 per accumulator), and the causal grouped-query kernel 142 against the model's 119 without this item; 6
+/// per accumulator keeps both within 10%. (LLVM 22 on gfx950 takes far fewer for the same kernels, 84 and 96: the
+/// model is over there.) Appends each such accumulator once.
+void packedAccUpdates(const ir::Body &body, bool inLoop, std::vector<const ir::AccTile *> &out);
+
 } // namespace tilec
 
 #endif
