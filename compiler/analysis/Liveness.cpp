@@ -9,6 +9,7 @@
 #include "llvm/Support/Casting.h"
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace tilec;
 
@@ -19,6 +20,7 @@ namespace {
 struct Liveness {
   std::map<const ir::Tile *, std::pair<unsigned, unsigned>> range;
   std::map<const ir::ReducedTile *, std::pair<unsigned, unsigned>> reducedRange;
+  std::map<const ir::For *, std::pair<unsigned, unsigned>> loops; ///< each loop's first and last statement index
   unsigned next = 0;
 
   template <typename T>
@@ -54,6 +56,7 @@ struct Liveness {
       else if (auto *aw = llvm::dyn_cast<ir::AccLdsWrite>(s.get())) value(*aw->value, at, ls, le);
       else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) {
         unsigned end = at + count(f->body);
+        loops[f] = {at, end};
         // Inside the outermost loop, the loop's whole range is what counts.
         body(f->body, ls == ~0u ? at : ls, ls == ~0u ? end : le);
       }
@@ -65,12 +68,13 @@ struct Liveness {
 
 /// The register tiles live at the statement where they take the most registers. Where a tile dies and another is
 /// born in the same elementwise statement, access i of one is consumed as access i of the other: the larger counts.
-std::vector<const ir::Tile *> tilec::livePeak(const ir::Kernel &k) {
+std::vector<const ir::Tile *> tilec::livePeak(const ir::Kernel &k, const ir::For *within) {
   Liveness live;
   live.body(k.body, ~0u, 0);
   std::vector<const ir::Tile *> best;
-  unsigned bestRegs = 0;
-  for (unsigned at = 0; at < live.next; ++at) {
+  unsigned bestRegs = 0, from = 0, to = live.next;
+  if (within) std::tie(from, to) = live.loops.at(within), ++to;
+  for (unsigned at = from; at < to; ++at) {
     std::vector<const ir::Tile *> through, dying, born;
     unsigned throughRegs = 0, dyingRegs = 0, bornRegs = 0;
     for (const auto &tile : k.tiles) {

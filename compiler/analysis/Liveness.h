@@ -14,9 +14,10 @@
 
 namespace tilec {
 
-/// The register tiles live at the statement where they take the most registers. Where a tile dies and another is
-/// born in the same elementwise statement, access i of one is consumed as access i of the other: the larger counts.
-std::vector<const ir::Tile *> livePeak(const ir::Kernel &k);
+/// The register tiles live at the statement where they take the most registers (among the statements of loop
+/// `within` when given). Where a tile dies and another is born in the same elementwise statement, access i of one is
+/// consumed as access i of the other: the larger counts.
+std::vector<const ir::Tile *> livePeak(const ir::Kernel &k, const ir::For *within = nullptr);
 
 /// The reduced tiles live at the statement where they take the most registers: a reduced tile is live from its
 /// first reduction to the last statement that reads it (a whole loop when used inside one).

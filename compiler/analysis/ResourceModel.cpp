@@ -65,9 +65,11 @@ bool reduces(const ir::Body &body) {
 }
 
 struct Widest {
+  const Target *target = nullptr;
   bool unalignedVariant = false; ///< scanning for the _unaligned kernel (a staged loop runs depth 2 there)
   unsigned vgprs = 0;
   llvm::SMRange loc;
+  const ir::For *loop = nullptr; ///< the innermost loop around the widest statement
   unsigned loops = 0;
 };
 
@@ -233,7 +235,10 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // 20261123 of test/Differential on gfx950: k0011, fp8 with 5 fragments of 2 dwords a step, LLVM 22 130 VGPRs,
       // the model 124 with 2 steps; k0022, bf16 16 x 16 with 9, 128 against 115).
       unsigned kSteps = m->k / a.instr->k;
-      unsigned steps = staged ? std::min(kSteps + 1, 3u) : std::min(kSteps, 4u);
+      // In a plain loop (attention's loop over K/V blocks: each mma restarts or runs once a step) the compiler reads
+      // ahead as far as the target's table says (Target::plainLoopFragmentSteps).
+      unsigned ahead = loop && !loop->plan ? w.target->plainLoopFragmentSteps : 4u;
+      unsigned steps = staged ? std::min(kSteps + 1, 3u) : std::min(kSteps, ahead);
       n = stepFragmentRegisters(a) * steps;
       // A B fragment read transposed in two or more parts is put together from them while the next parts arrive: a
       // fragment's copy per block column (staged: gemm_f16_kn_gfx950, LLVM 22 148 VGPRs, the model 133 without it;
@@ -291,7 +296,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       ++w.loops;
       scan(k, f->body, w, f);
     }
-    if (n > w.vgprs) w.vgprs = n, w.loc = s->loc;
+    if (n > w.vgprs) w.vgprs = n, w.loc = s->loc, w.loop = loop;
   }
 }
 
@@ -307,7 +312,27 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     if (n) e.sgprItems.push_back({std::move(what), n, {}}), e.sgprs += n;
   };
 
-  for (const ir::Tile *tile : livePeak(k)) {
+  Widest widest;
+  widest.target = &t;
+  widest.unalignedVariant = unalignedVariant;
+  scan(k, k.body, widest);
+  // The tiles live together at their peak, and the widest statement's temporaries beside them. Where the widest
+  // statement is in a plain loop and the tiles' peak lies outside it (attention's q, loaded and written to LDS
+  // before the loop over K/V blocks), the two never meet: the tiles live in that loop count, unless the peak
+  // outside it is larger than those and the temporaries together.
+  std::vector<const ir::Tile *> peak = livePeak(k);
+  if (widest.loop && !widest.loop->plan) {
+    auto regs = [](const std::vector<const ir::Tile *> &tiles) {
+      unsigned n = 0;
+      for (const ir::Tile *t : tiles) n += tileVGPRs(*t);
+      return n;
+    };
+    // Tiles loaded one step ahead are counted through the loop below.
+    std::vector<const ir::Tile *> inLoop = livePeak(k, widest.loop);
+    for (auto [a, f] : loadedAhead(k.body)) llvm::erase(inLoop, a->dst);
+    if (regs(inLoop) + widest.vgprs >= regs(peak)) peak = inLoop;
+  }
+  for (const ir::Tile *tile : peak) {
     if (std::optional<DType> as = convertedOnce(k, *tile)) {
       unsigned perAccess = registersPerAccess(tile->layout.vec, *as);
       vgpr(formatv("tile {0}: {1} accesses x {2}, held as cast<{3}>({0}), the only way it is read (converted once)",
@@ -324,9 +349,6 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   for (auto [a, f] : loadedAhead(k.body))
     vgpr(formatv("tile {0}: loaded one step ahead, live through the loop over {1}", a->dst->name, f->var),
          tileVGPRs(*a->dst), a->dst->loc);
-  Widest widest;
-  widest.unalignedVariant = unalignedVariant;
-  scan(k, k.body, widest);
   // Reduced tiles live from their first reduction to their last use: those live at once count (softmax's m dies in
   // p = exp(x - m) before s = sum(p) is born).
   for (const ir::ReducedTile *r : reducedPeak(k))
@@ -437,12 +459,13 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   std::vector<std::pair<const ir::AccTile *, unsigned>> columns;
   accIndexRegisters(k.body, false, columns);
   for (auto [acc, regs] : columns)
-    vgpr(formatv("col({0}) in a loop: the loop-invariant column of its values, kept (half a register per value)",
-                 acc->name), regs);
+    vgpr(formatv("col({0}) in a loop: the loop-invariant column of its values, kept ({1} per value)", acc->name,
+                 regs == acc->registers() ? "a register, compared with its rows," : "half a register"),
+         regs);
   std::vector<const ir::AccTile *> packed;
   packedAccUpdates(k.body, false, packed);
   for (const ir::AccTile *acc : packed)
-    vgpr(formatv("acc {0} updated in place in a loop, 4 values at a time as packed f32 pairs (measured: 4-6)",
+    vgpr(formatv("acc {0} updated in place in a loop, 4 values at a time as packed f32 pairs (fitted: 6)",
                  acc->name),
          6);
   // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them

@@ -103,11 +103,18 @@ unsigned tilec::valueTemporaries(const ir::Value &v, unsigned vec) {
 }
 
 namespace {
-void accColumns(const ir::Value &v, std::vector<std::pair<const ir::AccTile *, unsigned>> &out) {
+/// Whether `v` reads the row index of accumulator `a`.
+bool readsAccRow(const ir::Value &v, const ir::AccTile *a) {
+  if (v.kind == ir::Value::Kind::ElementIndex && v.acc == a && v.indexAxis == 0) return true;
+  return llvm::any_of(v.operands, [&](const ir::ValuePtr &o) { return readsAccRow(*o, a); });
+}
+
+void accColumns(const ir::Value &v, const ir::Value &whole,
+                std::vector<std::pair<const ir::AccTile *, unsigned>> &out) {
   if (v.kind == ir::Value::Kind::ElementIndex && v.acc && v.indexAxis == 1 &&
       llvm::none_of(out, [&](const auto &e) { return e.first == v.acc; }))
-    out.push_back({v.acc, v.acc->registers() / 2});
-  for (const ir::ValuePtr &o : v.operands) accColumns(*o, out);
+    out.push_back({v.acc, readsAccRow(whole, v.acc) ? v.acc->registers() : v.acc->registers() / 2});
+  for (const ir::ValuePtr &o : v.operands) accColumns(*o, whole, out);
 }
 } // namespace
 
@@ -116,7 +123,7 @@ void tilec::accIndexRegisters(const ir::Body &body, bool inLoop,
   for (const ir::StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<ir::For>(s.get())) accIndexRegisters(f->body, true, out);
     if (!inLoop) continue;
-    if (const ir::Value *v = ir::valueOf(*s); v && (v->acc || llvm::isa<ir::Reduce>(s.get()))) accColumns(*v, out);
+    if (const ir::Value *v = ir::valueOf(*s); v && (v->acc || llvm::isa<ir::Reduce>(s.get()))) accColumns(*v, *v, out);
   }
 }
 

@@ -35,16 +35,18 @@ unsigned valueTemporaries(const ir::Value &v, unsigned vec);
 
 /// The columns of an accumulator's values that element indices (`col(s)`) read inside a loop, which the compiler
 /// keeps across its iterations: per accumulator, half a register per value (its loop-invariant part; measured on
-/// attention_fwd_f16 with LLVM 22, gfx942: 114 VGPRs with the mask `t + col(s) < T`, 106 without, for 16 values).
+/// attention_fwd_f16 with LLVM 22, gfx942: 114 VGPRs with the mask `t + col(s) < T`, 106 without, for 16 values);
+/// a register per value where the same statement compares them with the accumulator's rows (the causal mask of
+/// attention_gqa_f16, `t + col(s) <= min(block.row + row(s), T - 1)`: 141 VGPRs against 128 with `t + col(s) < T`).
 /// Appends one (accumulator, registers) per accumulator.
 void accIndexRegisters(const ir::Body &body, bool inLoop, std::vector<std::pair<const ir::AccTile *, unsigned>> &out);
 
 /// The accumulators a loop updates in place (ir::AccAssign: `o = o * alpha`, `s = exp2(s * c - m)`), which the emitter
-/// writes 4 values at a time so that clang computes them as packed f32 pairs. LLVM 22 then keeps more beside them:
-/// attention_fwd_f16 on gfx942 took 135 VGPRs with the packed form against 126 value by value (s and o updated in
-/// place, 4.5 per accumulator), and the causal grouped-query kernel 142 against the model's 119 without this item; 6
-/// per accumulator keeps both within 10%. (LLVM 22 on gfx950 takes far fewer for the same kernels, 84 and 96: the
-/// model is over there.) Appends each such accumulator once.
+/// writes 4 values at a time so that clang computes them as packed f32 pairs: 6 VGPRs per accumulator, a fit rather
+/// than a derivation. LLVM 22 on gfx942 takes 128 VGPRs for attention_fwd_f16 (s and o updated in place), where the
+/// model without this item says 111; it was 126 value by value with the select's mask (before the packed form
+/// went to every in-place update but selects). On gfx950 the same kernels take far fewer (84): the model is over
+/// there. Appends each such accumulator once.
 void packedAccUpdates(const ir::Body &body, bool inLoop, std::vector<const ir::AccTile *> &out);
 
 } // namespace tilec

@@ -5,6 +5,7 @@
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 #include "passes/UnrollChunks.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include <functional>
 
@@ -26,6 +27,18 @@ bool convertsFp8WithoutMma(const ir::Kernel &k) {
   return any(k.body);
 }
 
+/// Whether `k` has mmas and none of them is in a K loop (attention's loop over K/V blocks).
+bool mmasOnlyInPlainLoops(const ir::Kernel &k) {
+  if (k.accs.empty()) return false;
+  std::function<bool(const ir::Body &)> kLoop = [&](const ir::Body &body) {
+    return llvm::any_of(body, [&](const ir::StmtPtr &s) {
+      auto *f = llvm::dyn_cast<ir::For>(s.get());
+      return f && (f->plan || kLoop(f->body));
+    });
+  };
+  return !kLoop(k.body);
+}
+
 } // namespace
 
 void tilec::askForModelOccupancy(ir::Module &module) {
@@ -40,6 +53,15 @@ void tilec::askForModelOccupancy(ir::Module &module) {
       k->wavesPerEU = k->wavesPerEUUnaligned = 0;
       k->wavesNotAsked = "its software fp8 conversions make the estimate too loose to hold the compiler to; held to "
                          "it, the compiler may spill";
+      continue;
+    }
+    // Attention's loop (mmas in a plain loop) is not held either: asked for the model's 2 waves, LLVM 22 scheduled
+    // attention_fwd_f16_gfx950 (32 query rows a wave) in 190 VGPRs and 477.5 llvm-mca cycles a K/V block; unasked
+    // it takes 238 VGPRs, the same 2 waves, in 401.5 cycles (MFMA busy 0.54 -> 0.64).
+    if (mmasOnlyInPlainLoops(*k)) {
+      k->wavesPerEU = k->wavesPerEUUnaligned = 0;
+      k->wavesNotAsked = "its mmas are in a plain loop, where the compiler asked for the model's waves schedules the "
+                         "loop worse (attention: docs/attention.md)";
       continue;
     }
     auto waves = [&](bool unaligned) {

@@ -126,6 +126,12 @@ struct Target {
   /// per MFMA result or loaded value in IEEE mode, the compute default), and maximum to this with none; the two agree
   /// but where a NaN is (attention's row maximum of S: 15 canonicalising instructions a K/V block on gfx950 less).
   bool maximum3F32;
+  /// Instruction K steps of an mma's fragments this target's compiler holds at once in a plain loop (not a K loop:
+  /// attention's loop over K/V blocks, whose mmas restart or run once a step). gfx942: 4, as in a K loop (clang-22:
+  /// attention_fwd_f16 128 VGPRs, the model 123). gfx950: LLVM 22 reads far less ahead there: the d = 128 attention
+  /// with 32 query rows per wave, 232 VGPRs against the model's 227 with 2 steps and 268 with 4;
+  /// attention_gqa_f16 compiled for gfx950, 96 against 103 and 123.
+  unsigned plainLoopFragmentSteps;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {
