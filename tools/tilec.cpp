@@ -146,7 +146,8 @@ bool writeDeps(StringRef path, StringRef target, StringRef input, bool compiled)
   }
   os << makeEscaped(target) << ": " << makeEscaped(input);
   if (compiled)
-    for (const char *header : {"tilec/runtime.h", "tilec/fp6x4.h", "tilec/lds.h", "tilec/hip_minimal.h"})
+    for (const char *header :
+         {"tilec/runtime.h", "tilec/buffer.h", "tilec/fp8.h", "tilec/fp6x4.h", "tilec/lds.h", "tilec/hip_minimal.h"})
       os << " \\\n  " << makeEscaped((Twine(tilec::runtimeIncludeDir()) + "/" + header).str());
   os << "\n";
   return true;

@@ -36,6 +36,7 @@
 #include "analysis/AccessPlan.h"
 #include "analysis/EpilogueRegisters.h"
 #include "analysis/KLoopResources.h"
+#include "analysis/KeptRows.h"
 #include "analysis/Liveness.h"
 #include "analysis/ValueRegisters.h"
 #include "llvm/ADT/STLExtras.h"
@@ -124,63 +125,6 @@ unsigned allElementPaths(const ir::Kernel &k, const ir::Body &body) {
     else if (auto *f = llvm::dyn_cast<ir::For>(s.get())) n += allElementPaths(k, f->body);
   }
   return n;
-}
-
-/// The global accesses of one statement outside loops, as the distributions they follow (a tile's, or the
-/// expression's) with the tensors they reach. Accumulator stores are left out.
-void accessesOf(const ir::Value &v, std::vector<std::pair<const Layout *, const ir::Tensor *>> &out) {
-  if (v.kind == ir::Value::Kind::Load && v.layout && !v.acc) out.push_back({v.layout, v.tensor});
-  for (const auto &op : v.operands) accessesOf(*op, out);
-}
-
-/// Registers of the access rows that clang-19 computes once and keeps: where the loads and stores of two or more
-/// statements follow one distribution, the row of each access (block row + lane row + i x step) is the same value
-/// in each statement's unrolled loop, and clang keeps it (with its bounds mask) from the first statement to the last
-/// rather than recomputing it. One VGPR per access, two when the row is widened to 64 bits for a row stride that is
-/// a literal power of two (the multiply becomes a 64-bit shift of the sign-extended row). Nothing when the workgroup
-/// is one wave whose lanes share their rows (X0 = 64): the row is then uniform and lives in an SGPR (with more waves
-/// it is computed from the thread id, which clang does not know to be uniform per wave). Measured on seed 1 of
-/// test/Differential (clang-19, gfx942): copies of R accesses need R (symbolic or odd literal columns) or 2R (128,
-/// 256, 512 columns) VGPRs beyond the tile and 4 for addressing, e.g. f32[128, 256] block_raked vec 4 on 256
-/// threads: 128 + 32 + 4 = 164, clang 164; i32[64, 128] thread_raked vec 4 on 64 threads with 256 columns:
-/// 128 + 64 + 4 = 196, clang 196.
-struct KeptRows {
-  unsigned vgprs = 0;
-  std::vector<const Layout *> distributions; ///< those whose rows are kept
-};
-
-KeptRows keptRows(const ir::Kernel &k) {
-  struct Group {
-    const Layout *layout;
-    unsigned statements = 0, perRow = 1;
-  };
-  std::vector<Group> groups;
-  for (const ir::StmtPtr &s : k.body) {
-    std::vector<std::pair<const Layout *, const ir::Tensor *>> acc;
-    if (auto *a = llvm::dyn_cast<ir::Assign>(s.get())) accessesOf(*a->value, acc);
-    else if (auto *st = llvm::dyn_cast<ir::Store>(s.get()); st && !st->value->acc && st->value->layout) {
-      accessesOf(*st->value, acc);
-      acc.push_back({st->value->layout, st->tensor});
-    }
-    std::vector<size_t> seen;
-    for (auto [layout, tensor] : acc) {
-      size_t g = 0;
-      while (g < groups.size() && !groups[g].layout->sameMapping(*layout)) ++g;
-      if (g == groups.size()) groups.push_back({layout});
-      int64_t cols = tensor->cols.isSymbol() ? 0 : tensor->cols.value;
-      if (cols > 0 && (cols & (cols - 1)) == 0) groups[g].perRow = 2;
-      if (std::find(seen.begin(), seen.end(), g) == seen.end()) seen.push_back(g), ++groups[g].statements;
-    }
-  }
-  KeptRows out;
-  for (const Group &g : groups)
-    // A 1-D tile's accesses are a constant distance apart (rows of the view): clang folds them into the offsets of
-    // the accesses instead of keeping them (axpy_f32: 20 VGPRs, 21 modelled without them).
-    if (g.statements >= 2 && !g.layout->oneD && !(g.layout->laneRows == 1 && g.layout->threads == g.layout->waveSize)) {
-      out.vgprs += g.layout->accessesPerLane() * g.perRow;
-      out.distributions.push_back(g.layout);
-    }
-  return out;
 }
 
 void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *loop = nullptr) {
