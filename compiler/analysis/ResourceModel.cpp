@@ -522,8 +522,10 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   sgpr("block origin (row, column)", 2);
   sgpr(formatv("{0} loop counter{1} and bound{1}", widest.loops, widest.loops == 1 ? "" : "s"), 2 * widest.loops);
   sgpr("saved exec mask of masked accesses", 2);
-  if (!unalignedVariant && !k.bufferLoaded.empty()) // passes/SoftwarePipeline.cpp, useBufferLoads
-    sgpr(formatv("buffer resources of the masked K steps ({0} x 4)", k.bufferLoaded.size()),
+  // passes/SoftwarePipeline.cpp (useBufferLoads) and passes/RotateLoopLoads.cpp.
+  if (!unalignedVariant && !k.bufferLoaded.empty())
+    sgpr(formatv("buffer resources of the masked {0} ({1} x 4)",
+                 kLoops(k.body).empty() ? "loads of the next step" : "K steps", k.bufferLoaded.size()),
          4 * static_cast<unsigned>(k.bufferLoaded.size()));
   return e;
 }

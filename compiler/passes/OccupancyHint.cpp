@@ -60,8 +60,8 @@ void tilec::askForModelOccupancy(ir::Module &module) {
     // it takes 238 VGPRs, the same 2 waves, in 401.5 cycles (MFMA busy 0.54 -> 0.64).
     if (mmasOnlyInPlainLoops(*k)) {
       k->wavesPerEU = k->wavesPerEUUnaligned = 0;
-      k->wavesNotAsked = "its mmas are in a plain loop, where the compiler asked for the model's waves schedules the "
-                         "loop worse (attention: docs/attention.md)";
+      k->wavesNotAsked = "its mmas are in a plain loop, which the compiler schedules worse when held to the model's "
+                         "waves; docs/attention.md";
       continue;
     }
     auto waves = [&](bool unaligned) {
