@@ -61,7 +61,7 @@ void tilec::printHtmlReport(const ir::Module &module, llvm::StringRef fileName, 
     os << formatv("The compiler's figures: LLVM {0}'s AMDGPU backend, compiled in process.", compiled.llvmVersion);
   else
     os << "The compiler's figures and the loop of MFMAs are absent: this needs the device compiler in the process, and "
-       << html::escape(compiled.why);
+       << html::escape(compiled.why) << ".";
   os << " Hover a cell for its lane and registers; every picture has the same text in its cells' titles.</p>\n<nav>";
   for (const auto &k : module.kernels)
     os << formatv("<a href=\"#kernel-{0}\">{0}</a>", html::escape(k->name));

@@ -214,7 +214,7 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
   os << "<h3>The loop of MFMAs under LLVM's MCA</h3>\n";
   if (!compiled.ok) {
     os << "<p class=\"absent\">Absent: this needs the device compiler in the process (as <code>--verify</code>), and "
-       << escape(compiled.why) << "</p>\n";
+       << escape(compiled.why) << ".</p>\n";
     return;
   }
   const MFMALoop *loop = nullptr;
