@@ -246,6 +246,10 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
   os << formatv("<p>LLVM MCA, {0} iterations: {1:F1} cycles per iteration; MFMA busy {2} passes / {3:F1} = "
                 "<b>{4:F2}</b>.</p>\n",
                 kMCAIterations, e->mcaCyclesPerIteration, e->mfmaPasses, e->cyclesPerIteration, e->busy);
+  if (e->passesMCAMisses)
+    os << formatv("<p>MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
+                  "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles.</p>\n",
+                  e->passesMCAMisses, e->mfmaPasses, e->cyclesPerIteration);
   html::writeBar(os, {{static_cast<double>(e->mfmaPasses), "mfma", formatv("{0} MFMA passes", e->mfmaPasses).str()},
                       {e->cyclesPerIteration - e->mfmaPasses, "other",
                        formatv("{0:F1} cycles without MFMA issue", e->cyclesPerIteration - e->mfmaPasses).str()}},
@@ -254,7 +258,9 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
   if (e->valuPasses)
     html::writeBar(os, {{static_cast<double>(e->valuPasses), "valu", formatv("{0} VALU passes", e->valuPasses).str()}},
                    std::max(e->cyclesPerIteration, 1.0), kBarWidth,
-                   formatv("VALU: {0} instructions, {1} passes", e->valuInstructions, e->valuPasses).str());
+                   formatv("VALU: {0} instructions, {1} passes{2}", e->valuInstructions, e->valuPasses,
+                           e->transcendentals ? formatv(" ({0} transcendental at 4)", e->transcendentals).str()
+                                              : std::string()).str());
   if (kernelInfo && kernelInfo->occupancy > 1)
     os << formatv("<p>At the compiler's {0} waves per SIMD the waves could keep the MFMA pipe busy up to {1:F2} where "
                   "their steps overlap (MCA models one wave).</p>\n",
