@@ -52,7 +52,7 @@ void writeTileMap(const ir::Kernel &k, const ir::Tile &tile, const Target &targe
   unsigned width = kLeft + perRow * cw + 4, height = kTop + rowsDrawn * ch + 4;
   os << formatv("<svg class=\"tilemap\" data-lanes=\"thread\" data-kernel=\"{0}\" data-tile=\"{1}\" "
                 "data-rows=\"{2}\" data-rows-drawn=\"{3}\" data-cols=\"{4}\" data-vec=\"{5}\" data-cw=\"{6}\" "
-                "data-ch=\"{7}\" data-x0=\"{8}\" data-y0=\"{9}\" width=\"{10}\" height=\"{11}\" role=\"img\" "
+                "data-ch=\"{7}\" data-x0=\"{8}\" data-y0=\"{9}\" width=\"{10}\" height=\"{11}\" viewBox=\"0 0 {10} {11}\" role=\"img\" "
                 "aria-label=\"thread map of tile {1}: {2} x {4} elements over {12} threads\">",
                 html::escape(k.name), html::escape(tile.name), l.rows, rowsDrawn, l.cols, l.vec, cw, ch, kLeft, kTop,
                 width, height, l.threads);
@@ -101,7 +101,7 @@ void writeLaneGrid(llvm::raw_ostream &os, llvm::StringRef kind, llvm::StringRef 
   const unsigned width = kLeft + cols * cell + 4, height = kTop + rows * cell + 4;
   os << "<figure>\n<figcaption>" << caption << "</figcaption>\n<div class=\"scroll\">";
   os << formatv("<svg class=\"lanegrid\" data-lanes=\"lane\" data-kind=\"{0}\" data-rows=\"{1}\" data-cols=\"{2}\" "
-                "data-cell=\"{3}\" data-x0=\"{4}\" data-y0=\"{5}\" width=\"{6}\" height=\"{7}\" role=\"img\" "
+                "data-cell=\"{3}\" data-x0=\"{4}\" data-y0=\"{5}\" width=\"{6}\" height=\"{7}\" viewBox=\"0 0 {6} {7}\" role=\"img\" "
                 "aria-label=\"{8}\">",
                 kind, rows, cols, cell, kLeft, kTop, width, height, html::escape(kind));
   for (unsigned j = 0; j < cols; j += std::max(1u, 40 / cell))
@@ -126,7 +126,7 @@ void writeAccBlocks(const ir::AccTile &acc, llvm::raw_ostream &os) {
   const MFMAInstr &ins = *acc.instr;
   unsigned blocksDown = acc.rows / ins.m, blocksAcross = acc.cols / ins.n;
   unsigned cell = clampTo(640 / std::max(blocksDown, blocksAcross), 8, 40);
-  os << formatv("<svg class=\"accblocks\" data-lanes=\"wave\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+  os << formatv("<svg class=\"accblocks\" data-lanes=\"wave\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
                 "aria-label=\"the waves and {2} x {3} blocks of {4}\">",
                 blocksAcross * cell + 2, blocksDown * cell + 2, ins.m, ins.n, html::escape(acc.name));
   for (unsigned by = 0; by < blocksDown; ++by)

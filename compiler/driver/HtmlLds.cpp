@@ -40,6 +40,7 @@ void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
   const double perElem = static_cast<double>(width) / pitch;
   unsigned mask = b.swizzleMask << b.swizzleShift;
   os << formatv("<div class=\"scroll\"><svg class=\"ldsrows\" data-buffer=\"{0}\" width=\"{1}\" height=\"{2}\" "
+                "viewBox=\"0 0 {1} {2}\" "
                 "role=\"img\" aria-label=\"the stored rows of {0} with their pad\">",
                 html::escape(b.name), width + 120, rows * rowH + 2);
   for (unsigned r = 0; r < rows; ++r) {
@@ -83,7 +84,7 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
   const unsigned cell = 12, left = 60, top = 16;
   std::vector<unsigned> conflicts = w.worstPhaseConflicts;
   os << formatv("<div class=\"scroll\"><svg class=\"bankmap\" data-lanes=\"lane\" data-what=\"{0}\" "
-                "data-phase=\"{1}\" data-wave=\"{2}\" width=\"{3}\" height=\"{4}\" role=\"img\" aria-label=\"bank map "
+                "data-phase=\"{1}\" data-wave=\"{2}\" width=\"{3}\" height=\"{4}\" viewBox=\"0 0 {3} {4}\" role=\"img\" aria-label=\"bank map "
                 "of {0}\">",
                 html::escape(c.what), w.worstPhase, c.worstWave, left + rule.banks * cell + 4,
                 top + lanes.size() * cell + 4);

@@ -90,7 +90,7 @@ void writeLoopStrip(llvm::raw_ostream &os, const MFMALoop &loop, const LoopEstim
   }
   const double scale = std::min(6.0, 1000.0 / std::max(1.0, total));
   os << formatv("<div class=\"scroll\"><svg class=\"loopstrip\" data-instructions=\"{0}\" data-mfma=\"{1}\" "
-                "width=\"{2:F0}\" height=\"40\" role=\"img\" aria-label=\"the {0} instructions of the loop, {1} "
+                "width=\"{2:F0}\" height=\"40\" viewBox=\"0 0 {2:F0} 40\" role=\"img\" aria-label=\"the {0} instructions of the loop, {1} "
                 "MFMA\">",
                 loop.instructions.size(), loop.mfmaCount, total * scale + 2);
   double x = 1;
@@ -120,7 +120,7 @@ void writeTimeline(llvm::raw_ostream &os, const MFMALoop &loop, const std::vecto
                 "iteration's first dispatch, {2} in all.</p>\n",
                 iteration, kMCAIterations, span);
   os << formatv("<div class=\"scroll\"><svg class=\"timeline\" data-instructions=\"{0}\" data-mfma=\"{1}\" "
-                "width=\"{2:F0}\" height=\"{3}\" role=\"img\" aria-label=\"MCA timeline of the loop's {0} "
+                "width=\"{2:F0}\" height=\"{3}\" viewBox=\"0 0 {2:F0} {3}\" role=\"img\" aria-label=\"MCA timeline of the loop's {0} "
                 "instructions\">",
                 times.size(), loop.mfmaCount, left + span * scale + 8, top + times.size() * row + 4);
   for (unsigned c = 0; c < span; c += std::max(1u, static_cast<unsigned>(60 / scale)))

@@ -40,7 +40,8 @@ td:first-child, th:first-child { text-align: left; }
 .legend span { display: inline-block; margin-right: 10px; } .legend i { display: inline-block; width: 10px; height: 10px;
   margin-right: 4px; vertical-align: -1px; }
 @media print {
-  body { max-width: none; font-size: 11px; } .scroll { overflow: visible; } nav { display: none; }
+  body { max-width: none; font-size: 11px; } nav { display: none; } pre { white-space: pre-wrap; }
+  .scroll { overflow: visible; } .scroll svg { max-width: 100%; height: auto; } /* wide pictures scaled to the page */
   h2 { break-before: page; } figure, table, pre { break-inside: avoid; } pre { background: none; border: 1px solid #ccc; }
   svg .cell { stroke: #fff; } * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
@@ -89,7 +90,7 @@ void html::writeBar(llvm::raw_ostream &os, llvm::ArrayRef<Segment> segments, dou
                     llvm::StringRef label, bool mark) {
   // The label's room: 10 px monospace characters are about 6.1 px wide.
   const unsigned height = 16, labelWidth = 12 + static_cast<unsigned>(label.size() * 6.2);
-  os << formatv("<svg width=\"{0}\" height=\"{1}\" role=\"img\" aria-label=\"{2}\">", width + labelWidth, height + 2,
+  os << formatv("<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">", width + labelWidth, height + 2,
                 escape(label));
   double x = 0;
   for (const Segment &s : segments) {
