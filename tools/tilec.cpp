@@ -56,7 +56,7 @@ cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's 
 cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
                           cl::cat(category));
 cl::opt<unsigned> deviceThreads("device-threads",
-                                cl::desc("--emit=asm, --emit=obj, --verify: kernels compiled at once (default 0: one "
+                                cl::desc("--emit=asm, --emit=obj, --emit=html, --verify: kernels compiled at once (default 0: one "
                                          "per core; 1: the whole module in one backend run)"),
                                 cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));

@@ -24,24 +24,23 @@ void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
   const unsigned rows = b.storedRows(), pitch = b.pitch();
   os << formatv("<h4>lds {0}: {1}[{2}, {3}]{4}</h4>\n<p>", html::escape(b.name), name(b.dtype), b.rows, b.cols,
                 b.transposed ? ", stored transposed" : "");
-  os << formatv("{0} stored rows of {1} elements + pad {2} = pitch {3} ({4} B a row), {5} B a stage",
-                rows, b.storedCols(), b.pad, pitch, b.rowBytes(), b.stageBytes());
+  os << formatv("{0} stored rows of {1} elements + pad {2} = pitch {3} ({4} B a row), {5} B a stage", rows,
+                b.storedCols(), b.pad, pitch, b.rowBytes(), b.stageBytes());
   if (b.stages > 1) os << formatv(", {0} stages (double-buffered): {1} B", b.stages, b.bytes());
   if (b.transposeReads) os << "; B's fragments are read with the transposing LDS reads";
   if (b.swizzled())
-    os << formatv(". Swizzled: stored row r is placed at row r ^ (((r &gt;&gt; {0}) &amp; {1}) &lt;&lt; {2}); a "
-                  "row's colour is r XOR its place",
+    os << formatv(". Swizzled: stored row r is placed at row r ^ (((r &gt;&gt; {0}) &amp; {1}) &lt;&lt; {2}); a row's "
+                  "colour is r XOR its place",
                   b.swizzleFrom, b.swizzleMask, b.swizzleShift);
   else
     os << ". Not swizzled: every row in place";
   if (!b.used) os << ". Not used: it takes no LDS";
   os << ".</p>\n";
-  const unsigned width = 600, rowH = std::max(2u, std::min(10u, 320 / std::max(1u, rows)));
+  const unsigned width = 600, rowH = std::max(1u, std::min(10u, 160 / std::max(1u, rows)));
   const double perElem = static_cast<double>(width) / pitch;
   unsigned mask = b.swizzleMask << b.swizzleShift;
   os << formatv("<div class=\"scroll\"><svg class=\"ldsrows\" data-buffer=\"{0}\" width=\"{1}\" height=\"{2}\" "
-                "viewBox=\"0 0 {1} {2}\" "
-                "role=\"img\" aria-label=\"the stored rows of {0} with their pad\">",
+                "viewBox=\"0 0 {1} {2}\" role=\"img\" aria-label=\"the stored rows of {0} with their pad\">",
                 html::escape(b.name), width + 120, rows * rowH + 2);
   for (unsigned r = 0; r < rows; ++r) {
     unsigned placed = b.placedRow(r), xorred = r ^ placed;
@@ -63,8 +62,8 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
   std::vector<unsigned> lanes;
   for (unsigned lane = 0; lane < c.worstAccess.addr.size() && lane < 64; ++lane)
     if (rule.phases[w.worstPhase] >> lane & 1 && c.worstAccess.addr[lane]) lanes.push_back(lane);
-  os << formatv("<figure>\n<figcaption><b>{0}</b>: {1} x <code>{2}</code> per wave, {3} LDS cycles per wave "
-                "(ideal {4}, one per phase){5}. ",
+  os << formatv("<figure>\n<figcaption><b>{0}</b>: {1} x <code>{2}</code> per wave, {3} LDS cycles per wave (ideal "
+                "{4}, one per phase){5}. ",
                 html::escape(c.what), c.instructions, c.instruction, c.cycles, c.ideal,
                 rule.measured ? "" : "; phases inferred, not measured");
   if (c.conflictFree())
@@ -83,9 +82,9 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
                  formatv("{0} cycles per wave, {1} without conflicts", c.cycles, c.ideal).str());
   const unsigned cell = 12, left = 60, top = 16;
   std::vector<unsigned> conflicts = w.worstPhaseConflicts;
-  os << formatv("<div class=\"scroll\"><svg class=\"bankmap\" data-lanes=\"lane\" data-what=\"{0}\" "
-                "data-phase=\"{1}\" data-wave=\"{2}\" width=\"{3}\" height=\"{4}\" viewBox=\"0 0 {3} {4}\" role=\"img\" aria-label=\"bank map "
-                "of {0}\">",
+  os << formatv("<div class=\"scroll\"><svg class=\"bankmap\" data-lanes=\"lane\" data-what=\"{0}\" data-phase=\"{1}\" "
+                "data-wave=\"{2}\" width=\"{3}\" height=\"{4}\" viewBox=\"0 0 {3} {4}\" role=\"img\" aria-label=\"bank "
+                "map of {0}\">",
                 html::escape(c.what), w.worstPhase, c.worstWave, left + rule.banks * cell + 4,
                 top + lanes.size() * cell + 4);
   for (unsigned bank = 0; bank < rule.banks; bank += 4)
@@ -103,8 +102,8 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
     os << formatv("<g class=\"lane{0}\" data-lane=\"{1}\">", delayed ? " conflict" : "", lane);
     for (uint64_t d = a / bankBytes; d <= (a + c.bytes - 1) / bankBytes; ++d) {
       unsigned bank = d % rule.banks;
-      os << formatv("<rect class=\"cell bank{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"{3}\" data-t=\"{4}\">"
-                    "<title>lane {4}: bytes {5}..{6}, dword {7} in bank {8}{9}</title></rect>",
+      os << formatv("<rect class=\"cell bank{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"{3}\" "
+                    "data-t=\"{4}\"><title>lane {4}: bytes {5}..{6}, dword {7} in bank {8}{9}</title></rect>",
                     delayed ? " conflict" : "", left + bank * cell, top + row * cell, cell, lane, a, a + c.bytes - 1, d,
                     bank, delayed ? "; delayed by a bank conflict" : "");
     }
@@ -117,8 +116,9 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
 
 void html::writeLds(const ir::Kernel &k, const Target &t, llvm::raw_ostream &os) {
   if (k.ldsBuffers.empty()) return;
-  os << formatv("<h3>LDS</h3>\n<p>{0}: LDS banks of {2} B ({1} for the first access kind of its table; each picture names its own); an instruction is served in phases (groups of lanes), and "
-                "lanes of a phase that need distinct dwords of one bank take a cycle each.</p>\n",
+  os << formatv("<h3>LDS</h3>\n<p>{0}: LDS banks of {2} B ({1} for the first access kind of its table; each picture "
+                "names its own); an instruction is served in phases (groups of lanes), and lanes of a phase that need "
+                "distinct dwords of one bank take a cycle each.</p>\n",
                 t.name, t.ldsPhases.empty() ? 0 : t.ldsPhases.front().banks, t.ldsBankBytes);
   std::vector<LdsAccessCost> costs = ldsAccessCosts(k, t);
   for (const auto &b : k.ldsBuffers) {

@@ -43,8 +43,7 @@ void writeKernelHeading(const ir::Kernel &k, const Target &t, llvm::raw_ostream 
   os << formatv("<p>Workgroup of {0} threads = {1} waves of {2} lanes; {3} register tile{4}, {5} LDS buffer{6}, {7} "
                 "accumulator{8}.</p>\n",
                 k.workgroupSize, k.waves(t), t.waveSize, k.tiles.size(), k.tiles.size() == 1 ? "" : "s",
-                k.ldsBuffers.size(), k.ldsBuffers.size() == 1 ? "" : "s", k.accs.size(),
-                k.accs.size() == 1 ? "" : "s");
+                k.ldsBuffers.size(), k.ldsBuffers.size() == 1 ? "" : "s", k.accs.size(), k.accs.size() == 1 ? "" : "s");
 }
 
 } // namespace
@@ -63,8 +62,7 @@ void tilec::printHtmlReport(const ir::Module &module, llvm::StringRef fileName, 
     os << "The compiler's figures and the loop of MFMAs are absent: this needs the device compiler in the process, and "
        << html::escape(compiled.why) << ".";
   os << " Hover a cell for its lane and registers; every picture has the same text in its cells' titles.</p>\n<nav>";
-  for (const auto &k : module.kernels)
-    os << formatv("<a href=\"#kernel-{0}\">{0}</a>", html::escape(k->name));
+  for (const auto &k : module.kernels) os << formatv("<a href=\"#kernel-{0}\">{0}</a>", html::escape(k->name));
   os << "</nav>\n</header>\n";
   for (const auto &k : module.kernels) {
     const CompiledKernel *info = nullptr;

@@ -16,8 +16,7 @@
 namespace tilec {
 
 /// Writes the page for `module` (compiled from `fileName`). `deviceThreads` as CompileOptions::deviceThreads.
-void printHtmlReport(const ir::Module &module, llvm::StringRef fileName, unsigned deviceThreads,
-                     llvm::raw_ostream &os);
+void printHtmlReport(const ir::Module &module, llvm::StringRef fileName, unsigned deviceThreads, llvm::raw_ostream &os);
 
 } // namespace tilec
 

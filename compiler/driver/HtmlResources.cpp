@@ -53,13 +53,13 @@ void writeLimits(llvm::raw_ostream &os, const Occupancy &o, const Target &t) {
   for (const Limit &l : limits) {
     bool binding = o.limiter == l.which;
     unsigned shown = std::min(l.waves, t.maxWavesPerSimd);
-    std::string label = formatv("{0}: {1} waves per SIMD{2}{3}", l.what, l.waves,
-                                l.waves > t.maxWavesPerSimd ? formatv(" (the SIMD holds {0})", t.maxWavesPerSimd).str()
-                                                            : std::string(),
-                                binding ? ", the binding limit" : "")
-                            .str();
-    html::writeBar(os, {{static_cast<double>(shown), binding ? "limit binding" : "limit", label}},
-                   t.maxWavesPerSimd, kBarWidth, label, binding);
+    std::string label =
+        formatv("{0}: {1} waves per SIMD{2}{3}", l.what, l.waves,
+                l.waves > t.maxWavesPerSimd ? formatv(" (the SIMD holds {0})", t.maxWavesPerSimd).str() : std::string(),
+                binding ? ", the binding limit" : "")
+            .str();
+    html::writeBar(os, {{static_cast<double>(shown), binding ? "limit binding" : "limit", label}}, t.maxWavesPerSimd,
+                   kBarWidth, label, binding);
   }
 }
 
@@ -82,29 +82,30 @@ void writeLoopStrip(llvm::raw_ostream &os, const MFMALoop &loop, const LoopEstim
   for (const std::string &ins : loop.instructions) {
     llvm::StringRef mnemonic = llvm::StringRef(ins).trim().split(' ').first;
     const char *kind = kindOf(mnemonic);
-    double w = llvm::StringRef(kind) == "mfma" ? mfmaWidth
+    double w = llvm::StringRef(kind) == "mfma"   ? mfmaWidth
                : llvm::StringRef(kind) == "valu" ? Target::valuPasses(mnemonic)
-                                                  : 1;
+                                                 : 1;
     cells.push_back({kind, w});
     total += w;
   }
   const double scale = std::min(6.0, 1000.0 / std::max(1.0, total));
   os << formatv("<div class=\"scroll\"><svg class=\"loopstrip\" data-instructions=\"{0}\" data-mfma=\"{1}\" "
-                "width=\"{2:F0}\" height=\"40\" viewBox=\"0 0 {2:F0} 40\" role=\"img\" aria-label=\"the {0} instructions of the loop, {1} "
-                "MFMA\">",
+                "width=\"{2:F0}\" height=\"40\" viewBox=\"0 0 {2:F0} 40\" role=\"img\" aria-label=\"the {0} "
+                "instructions of the loop, {1} MFMA\">",
                 loop.instructions.size(), loop.mfmaCount, total * scale + 2);
   double x = 1;
   for (size_t i = 0; i < cells.size(); ++i) {
-    os << formatv("<rect class=\"{0}\" x=\"{1:F1}\" y=\"4\" width=\"{2:F1}\" height=\"30\"><title>{3}: {4}"
-                  "</title></rect>",
+    os << formatv("<rect class=\"{0}\" x=\"{1:F1}\" y=\"4\" width=\"{2:F1}\" height=\"30\"><title>{3}: "
+                  "{4}</title></rect>",
                   cells[i].first, x, std::max(0.5, cells[i].second * scale - 0.5), i,
                   html::escape(llvm::StringRef(loop.instructions[i]).trim()));
     x += cells[i].second * scale;
   }
-  os << "</svg></div>\n<p class=\"legend\"><span><i style=\"background:#e15759\"></i>MFMA</span>"
-        "<span><i style=\"background:#4e79a7\"></i>VALU</span><span><i style=\"background:#59a14f\"></i>LDS</span>"
-        "<span><i style=\"background:#f28e2b\"></i>global/buffer memory</span><span><i style=\"background:#76b7b2\">"
-        "</i>s_waitcnt</span><span><i style=\"background:#bab0ac\"></i>scalar and branch</span></p>\n";
+  os << "</svg></div>\n<p class=\"legend\"><span><i style=\"background:#e15759\"></i>MFMA</span><span><i "
+        "style=\"background:#4e79a7\"></i>VALU</span><span><i style=\"background:#59a14f\"></i>LDS</span><span><i "
+        "style=\"background:#f28e2b\"></i>global/buffer memory</span><span><i "
+        "style=\"background:#76b7b2\"></i>s_waitcnt</span><span><i style=\"background:#bab0ac\"></i>scalar and "
+        "branch</span></p>\n";
 }
 
 /// MCA's timeline of one iteration in the steady state: a row per instruction, a light bar from its dispatch to its
@@ -120,8 +121,8 @@ void writeTimeline(llvm::raw_ostream &os, const MFMALoop &loop, const std::vecto
                 "iteration's first dispatch, {2} in all.</p>\n",
                 iteration, kMCAIterations, span);
   os << formatv("<div class=\"scroll\"><svg class=\"timeline\" data-instructions=\"{0}\" data-mfma=\"{1}\" "
-                "width=\"{2:F0}\" height=\"{3}\" viewBox=\"0 0 {2:F0} {3}\" role=\"img\" aria-label=\"MCA timeline of the loop's {0} "
-                "instructions\">",
+                "width=\"{2:F0}\" height=\"{3}\" viewBox=\"0 0 {2:F0} {3}\" role=\"img\" aria-label=\"MCA timeline of "
+                "the loop's {0} instructions\">",
                 times.size(), loop.mfmaCount, left + span * scale + 8, top + times.size() * row + 4);
   for (unsigned c = 0; c < span; c += std::max(1u, static_cast<unsigned>(60 / scale)))
     os << formatv("<text x=\"{0:F1}\" y=\"10\">{1}</text>", left + c * scale, c);
@@ -130,12 +131,13 @@ void writeTimeline(llvm::raw_ostream &os, const MFMALoop &loop, const std::vecto
     llvm::StringRef text = llvm::StringRef(loop.instructions[i]).trim();
     llvm::StringRef mnemonic = text.split(' ').first;
     double y = top + i * row;
-    os << formatv("<g class=\"step\" data-kind=\"{0}\"><title>{1}: {2}: dispatched at {3}, issued at {4}, executed "
-                  "by {5}, retired at {6}</title>",
+    os << formatv("<g class=\"step\" data-kind=\"{0}\"><title>{1}: {2}: dispatched at {3}, issued at {4}, executed by "
+                  "{5}, retired at {6}</title>",
                   kindOf(mnemonic), i, html::escape(text), t.dispatched, t.issued, t.executed, t.retired);
     os << formatv("<text x=\"2\" y=\"{0:F0}\">{1} {2}</text>", y + 8, i, html::escape(mnemonic.take_front(34)));
     os << formatv("<rect class=\"other\" x=\"{0:F1}\" y=\"{1:F0}\" width=\"{2:F1}\" height=\"{3}\"/>",
-                  left + t.dispatched * scale, y + 1, std::max(0.0, (double(t.issued) - t.dispatched) * scale), row - 2);
+                  left + t.dispatched * scale, y + 1, std::max(0.0, (double(t.issued) - t.dispatched) * scale),
+                  row - 2);
     os << formatv("<rect class=\"{0}\" x=\"{1:F1}\" y=\"{2:F0}\" width=\"{3:F1}\" height=\"{4}\"/>", kindOf(mnemonic),
                   left + t.issued * scale, y + 1, std::max(1.0, (double(t.executed) - t.issued) * scale), row - 2);
     os << formatv("<rect class=\"salu\" x=\"{0:F1}\" y=\"{1:F0}\" width=\"1.5\" height=\"{2}\"/></g>",
@@ -161,22 +163,27 @@ void html::writeResources(const ir::Kernel &k, const Target &t, const CompiledKe
   html::writeBar(os, vgpr, t.vgprsPerLane, kBarWidth,
                  e.accumulatorsInAgprs
                      ? formatv("the model: {0} ArchVGPRs + {1} AGPRs = {2} of the {3}", e.archVgprs, e.agprs,
-                               unifiedVgprs(r), t.vgprsPerLane).str()
+                               unifiedVgprs(r), t.vgprsPerLane)
+                           .str()
                      : formatv("the model: {0} ArchVGPRs + {1} accumulators in ArchVGPRs = {2} of the {3}", e.archVgprs,
-                               e.agprs, unifiedVgprs(r), t.vgprsPerLane).str());
+                               e.agprs, unifiedVgprs(r), t.vgprsPerLane)
+                           .str());
   if (c)
-    html::writeBar(os, {{static_cast<double>(c->totalVgprs - c->agprs), "compiler",
-                         formatv("{0} ArchVGPRs (aligned to 4 where AGPRs follow)", c->totalVgprs - c->agprs).str()},
-                        {static_cast<double>(c->agprs), "seg2", formatv("{0} AGPRs", c->agprs).str()}},
-                   t.vgprsPerLane, kBarWidth,
-                   formatv("the compiler: {0} ArchVGPRs + {1} AGPRs = {2}", c->archVgprs, c->agprs, c->totalVgprs).str());
+    html::writeBar(
+        os,
+        {{static_cast<double>(c->totalVgprs - c->agprs), "compiler",
+          formatv("{0} ArchVGPRs (aligned to 4 where AGPRs follow)", c->totalVgprs - c->agprs).str()},
+         {static_cast<double>(c->agprs), "seg2", formatv("{0} AGPRs", c->agprs).str()}},
+        t.vgprsPerLane, kBarWidth,
+        formatv("the compiler: {0} ArchVGPRs + {1} AGPRs = {2}", c->archVgprs, c->agprs, c->totalVgprs).str());
   std::vector<Segment> sgpr;
   addItems(sgpr, e.sgprItems, 4, "SGPRs");
   sgpr.push_back({static_cast<double>(t.reservedSgprs), "seg6", formatv("{0} reserved SGPRs", t.reservedSgprs).str()});
   os << "<h4>SGPRs per wave</h4>\n";
   html::writeBar(os, sgpr, t.addressableSgprs, kBarWidth,
                  formatv("the model: {0} + {1} reserved = {2} of the {3}", e.sgprs, t.reservedSgprs,
-                         e.sgprs + t.reservedSgprs, t.addressableSgprs).str());
+                         e.sgprs + t.reservedSgprs, t.addressableSgprs)
+                     .str());
   writeCompilerBar(os, c, c ? c->sgprs : 0, t.addressableSgprs, "SGPRs, the reserved ones included");
   std::vector<Segment> lds;
   addItems(lds, e.ldsItems, 6, "B");
@@ -193,10 +200,11 @@ void html::writeResources(const ir::Kernel &k, const Target &t, const CompiledKe
   if (c) {
     unsigned explicitSgprs = c->sgprs > t.reservedSgprs ? c->sgprs - t.reservedSgprs : 0;
     Occupancy co = computeOccupancy(t, {c->archVgprs, c->agprs, explicitSgprs, c->ldsBytes, k.workgroupSize});
-    html::writeBar(os, {{static_cast<double>(c->occupancy), "compiler", "the compiler's occupancy"}},
-                   t.maxWavesPerSimd, kBarWidth,
+    html::writeBar(os, {{static_cast<double>(c->occupancy), "compiler", "the compiler's occupancy"}}, t.maxWavesPerSimd,
+                   kBarWidth,
                    formatv("the compiler: {0} waves per SIMD (tilec's calculator on its figures: {1}, limited by {2})",
-                           c->occupancy, co.wavesPerSimd, limiterName(co.limiter)).str());
+                           c->occupancy, co.wavesPerSimd, limiterName(co.limiter))
+                       .str());
   }
   os << "<pre>";
   for (const std::string &line : o.derivation) os << escape(line) << "\n";
@@ -247,20 +255,23 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
                 "<b>{4:F2}</b>.</p>\n",
                 kMCAIterations, e->mcaCyclesPerIteration, e->mfmaPasses, e->cyclesPerIteration, e->busy);
   if (e->passesMCAMisses)
-    os << formatv("<p>MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
-                  "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles.</p>\n",
-                  e->passesMCAMisses, e->mfmaPasses, e->cyclesPerIteration);
-  html::writeBar(os, {{static_cast<double>(e->mfmaPasses), "mfma", formatv("{0} MFMA passes", e->mfmaPasses).str()},
-                      {e->cyclesPerIteration - e->mfmaPasses, "other",
-                       formatv("{0:F1} cycles without MFMA issue", e->cyclesPerIteration - e->mfmaPasses).str()}},
+    os << formatv(
+        "<p>MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes at least "
+        "the larger of MCA's cycles and its {1} true passes: {2:F1} cycles.</p>\n",
+        e->passesMCAMisses, e->mfmaPasses, e->cyclesPerIteration);
+  html::writeBar(os,
+                 {{static_cast<double>(e->mfmaPasses), "mfma", formatv("{0} MFMA passes", e->mfmaPasses).str()},
+                  {e->cyclesPerIteration - e->mfmaPasses, "other",
+                   formatv("{0:F1} cycles without MFMA issue", e->cyclesPerIteration - e->mfmaPasses).str()}},
                  std::max(e->cyclesPerIteration, 1.0), kBarWidth,
                  formatv("MFMA busy {0:F2} of one wave's {1:F1} cycles", e->busy, e->cyclesPerIteration).str());
   if (e->valuPasses)
-    html::writeBar(os, {{static_cast<double>(e->valuPasses), "valu", formatv("{0} VALU passes", e->valuPasses).str()}},
-                   std::max(e->cyclesPerIteration, 1.0), kBarWidth,
-                   formatv("VALU: {0} instructions, {1} passes{2}", e->valuInstructions, e->valuPasses,
-                           e->transcendentals ? formatv(" ({0} transcendental at 4)", e->transcendentals).str()
-                                              : std::string()).str());
+    html::writeBar(
+        os, {{static_cast<double>(e->valuPasses), "valu", formatv("{0} VALU passes", e->valuPasses).str()}},
+        std::max(e->cyclesPerIteration, 1.0), kBarWidth,
+        formatv("VALU: {0} instructions, {1} passes{2}", e->valuInstructions, e->valuPasses,
+                e->transcendentals ? formatv(" ({0} transcendental at 4)", e->transcendentals).str() : std::string())
+            .str());
   if (kernelInfo && kernelInfo->occupancy > 1)
     os << formatv("<p>At the compiler's {0} waves per SIMD the waves could keep the MFMA pipe busy up to {1:F2} where "
                   "their steps overlap (MCA models one wave).</p>\n",
@@ -268,9 +279,8 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
   os << formatv("<p>Estimate: {0:F0} TFLOP/s per GPU, bound by {1} (MFMA issue {2:F0}, global memory {3:F0}{4}).</p>\n",
                 e->estimateTflops, e->bound, e->mfmaBoundTflops, e->memoryBoundTflops,
                 e->ldsBoundTflops > 0 ? formatv(", LDS {0:F0}", e->ldsBoundTflops).str() : std::string());
-  os << "<p>The loop's instructions in order, each as wide as its passes on its pipe (MFMA: the MFMA table's, "
-        "averaged over the loop's MFMAs; VALU: 1, 4 for a transcendental; others 1).</p>\n";
+  os << "<p>The loop's instructions in order, each as wide as its passes on its pipe (MFMA: the MFMA table's, averaged "
+        "over the loop's MFMAs; VALU: 1, 4 for a transcendental; others 1).</p>\n";
   writeLoopStrip(os, *loop, &*e);
-  if (cycles.timeline.size() == loop->instructions.size())
-    writeTimeline(os, *loop, cycles.timeline, timelineIteration);
+  if (cycles.timeline.size() == loop->instructions.size()) writeTimeline(os, *loop, cycles.timeline, timelineIteration);
 }

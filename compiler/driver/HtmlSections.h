@@ -20,7 +20,7 @@ namespace tilec::html {
 /// What the in-process compile of the module gave: the assembly, or why there is none.
 struct CompiledModule {
   bool ok = false;
-  std::string why;         ///< when not ok: the device compiler's message
+  std::string why; ///< when not ok: the device compiler's message
   std::string assembly;
   std::string llvmVersion;
 };

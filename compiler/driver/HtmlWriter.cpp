@@ -35,14 +35,16 @@ svg .compiler { fill: #555; } svg .limit { fill: #9ab; } svg .limit.binding { fi
 svg .mfma { fill: #e15759; } svg .valu { fill: #4e79a7; } svg .lds { fill: #59a14f; } svg .vmem { fill: #f28e2b; }
 svg .salu { fill: #bab0ac; } svg .wait { fill: #76b7b2; } svg .other { fill: #ddd; }
 svg .barframe { fill: none; stroke: #888; stroke-width: 0.5; } svg .marked { stroke: #000; stroke-width: 2; }
-table { border-collapse: collapse; margin: 6px 0; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+table { border-collapse: collapse; margin: 6px 0; }
+td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; }
-.legend span { display: inline-block; margin-right: 10px; } .legend i { display: inline-block; width: 10px; height: 10px;
-  margin-right: 4px; vertical-align: -1px; }
+.legend span { display: inline-block; margin-right: 10px; }
+.legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
 @media print {
   body { max-width: none; font-size: 11px; } nav { display: none; } pre { white-space: pre-wrap; }
   .scroll { overflow: visible; } .scroll svg { max-width: 100%; height: auto; } /* wide pictures scaled to the page */
-  h2 { break-before: page; } figure, table, pre { break-inside: avoid; } pre { background: none; border: 1px solid #ccc; }
+  h2 { break-before: page; } figure, table, pre { break-inside: avoid; }
+  pre { background: none; border: 1px solid #ccc; }
   svg .cell { stroke: #fff; } * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 )css";
@@ -90,8 +92,8 @@ void html::writeBar(llvm::raw_ostream &os, llvm::ArrayRef<Segment> segments, dou
                     llvm::StringRef label, bool mark) {
   // The label's room: 10 px monospace characters are about 6.1 px wide.
   const unsigned height = 16, labelWidth = 12 + static_cast<unsigned>(label.size() * 6.2);
-  os << formatv("<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">", width + labelWidth, height + 2,
-                escape(label));
+  os << formatv("<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">",
+                width + labelWidth, height + 2, escape(label));
   double x = 0;
   for (const Segment &s : segments) {
     double w = scale > 0 ? s.value * width / scale : 0;
