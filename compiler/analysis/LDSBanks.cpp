@@ -53,6 +53,8 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
       cost.worstLanes.clear();
       for (const Use &u : banks[worstBank]) cost.worstLanes.push_back({u.lane, u.addr});
       llvm::sort(cost.worstLanes);
+      cost.worstPhaseBankDwords.clear();
+      for (const auto &b : banks) cost.worstPhaseBankDwords.push_back(b.size());
       cost.worstPhaseConflicts.clear();
       if (worst > 1)
         for (unsigned lane = 0; lane < access.addr.size() && lane < 64; ++lane) {

@@ -42,6 +42,8 @@ struct BankCost {
   /// Every lane of the worst phase whose dword shares its bank with another distinct dword there (all the lanes the
   /// conflict delays, lanes that share a dword included), in order; empty when the worst phase has no conflict.
   std::vector<unsigned> worstPhaseConflicts;
+  /// Per bank, the distinct dwords it serves in the worst phase: its cycles there (the phase takes the largest).
+  std::vector<unsigned> worstPhaseBankDwords;
   bool conflictFree() const { return cycles == ideal; }
 };
 

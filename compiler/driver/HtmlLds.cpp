@@ -4,7 +4,8 @@
 // swizzle places them (LdsBuffer::placedRow). Each access statement the bank model costs (ldsAccessCosts) gets the
 // bank map of its costliest instruction's costliest phase: one row per lane of the phase, a cell under each bank
 // the lane's bytes fall in (dword d in bank d mod banks), the lanes the model finds delayed by a conflict
-// (BankCost::worstPhaseConflicts) in red, the bank it names as the worst outlined, and its cycles against the ideal.
+// (BankCost::worstPhaseConflicts) in red, the bank it names as the worst outlined, each bank's cycles in the phase
+// under it, and the statement's cycles against the ideal.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/LDSBanks.h"
@@ -86,7 +87,7 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
                 "data-wave=\"{2}\" width=\"{3}\" height=\"{4}\" viewBox=\"0 0 {3} {4}\" role=\"img\" aria-label=\"bank "
                 "map of {0}\">",
                 html::escape(c.what), w.worstPhase, c.worstWave, left + rule.banks * cell + 4,
-                top + lanes.size() * cell + 4);
+                top + lanes.size() * cell + 16);
   for (unsigned bank = 0; bank < rule.banks; bank += 4)
     os << formatv("<text x=\"{0}\" y=\"{1}\">{2}</text>", left + bank * cell, top - 4, bank);
   if (!c.conflictFree())
@@ -109,6 +110,14 @@ void writeBankMap(const LdsAccessCost &c, const Target &t, llvm::raw_ostream &os
     }
     os << "</g>";
   }
+  // The bank model's cycles per bank in this phase, under the lanes.
+  const unsigned countsY = top + lanes.size() * cell + 10;
+  os << formatv("<text x=\"2\" y=\"{0}\">cycles</text>", countsY);
+  for (unsigned bank = 0; bank < w.worstPhaseBankDwords.size(); ++bank)
+    if (unsigned n = w.worstPhaseBankDwords[bank])
+      os << formatv("<text class=\"count{0}\" x=\"{1}\" y=\"{2}\"><title>bank {3}: {4} distinct dword{5}, {4} "
+                    "cycle{5}</title>{4}</text>",
+                    n > 1 ? " over" : "", left + bank * cell + 3, countsY, bank, n, n == 1 ? "" : "s");
   os << "</svg></div>\n</figure>\n";
 }
 

@@ -28,6 +28,7 @@ svg .cell.lit { stroke: #000; stroke-width: 2; }
 svg .outline { fill: none; stroke: #000; stroke-width: 2.5; }
 svg .conflict { stroke: #c00; stroke-width: 2.5; }
 svg .bank { fill: #4e79a7; } svg .bank.conflict { fill: #e15759; }
+svg text.count.over { fill: #c00; font-weight: bold; }
 svg .pad { fill: #ddd; } svg .data { fill: #a6c8e5; } svg .grid { stroke: #bbb; stroke-width: 0.5; fill: none; }
 svg .seg0 { fill: #4e79a7; } svg .seg1 { fill: #a0cbe8; } svg .seg2 { fill: #f28e2b; } svg .seg3 { fill: #ffbe7d; }
 svg .seg4 { fill: #59a14f; } svg .seg5 { fill: #8cd17d; } svg .seg6 { fill: #b6992d; } svg .seg7 { fill: #f1ce63; }
