@@ -6,6 +6,7 @@
 //   - every LDS bank map: the lanes marked as conflicting, the phase and the wave equal the bank model's in
 //     `tilec --emit=report --format=json` (lds_accesses), and every costed access has its map;
 //   - every MCA timeline has a row per instruction of its loop and as many MFMA rows as the loop has MFMAs;
+//   - hovering a tile map's first cell outlines the cells of its thread and no other;
 //   - no console error, no uncaught exception, no request but the page itself;
 //   - a screenshot of the page is not blank (decoded by the browser itself: enough non-white pixels and colours).
 // It prints one line per page with its size and load time, then "html-check: N pages, M problems".
@@ -74,7 +75,18 @@ function readPage() {
     mfma: num(svg, 'data-mfma'), steps: svg.querySelectorAll('g.step').length,
     mfmaSteps: svg.querySelectorAll('g.step[data-kind="mfma"]').length,
   }));
-  return { tiles, banks, timelines };
+  // Hovering a tile map's first cell outlines exactly the cells of its thread.
+  let hover = null;
+  const map = document.querySelector('svg.tilemap');
+  if (map) {
+    const cell = map.querySelector('rect.cell');
+    cell.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    const lit = Array.from(map.querySelectorAll('.lit'));
+    hover = { tile: map.dataset.tile, thread: cell.dataset.t, lit: lit.length,
+              same: map.querySelectorAll(`rect.cell[data-t="${cell.dataset.t}"]`).length,
+              strangers: lit.filter((c) => c.dataset.t !== cell.dataset.t).length };
+  }
+  return { tiles, banks, timelines, hover };
 }
 
 function checkTiles(name, layout, drawn, problems) {
@@ -126,12 +138,19 @@ function checkBanks(name, report, drawn, problems) {
     }
 }
 
+function checkHover(name, drawn, problems) {
+  const h = drawn.hover;
+  if (h && (h.lit !== h.same || h.strangers))
+    problems.push(`${name}: hovering thread ${h.thread} in tile ${h.tile} outlined ${h.lit} cells (${h.strangers} of ` +
+                  `other threads); the thread has ${h.same}`);
+}
+
 // A loop's timeline has a row per instruction of the loop and an MFMA row per MFMA it counts.
 function checkTimelines(name, drawn, problems) {
   for (const t of drawn.timelines)
     if (t.steps !== t.instructions || t.mfmaSteps !== t.mfma)
-      problems.push(`${name}: kernel ${t.kernel}: the timeline has ${t.steps} rows (${t.mfmaSteps} MFMA) for a loop of ` +
-                    `${t.instructions} instructions (${t.mfma} MFMA)`);
+      problems.push(`${name}: kernel ${t.kernel}: the timeline has ${t.steps} rows (${t.mfmaSteps} MFMA) for a loop ` +
+                    `of ${t.instructions} instructions (${t.mfma} MFMA)`);
 }
 
 // Decodes a PNG in the page itself and counts its non-white pixels and distinct colours.
@@ -167,7 +186,8 @@ async function main() {
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`${current}: console error: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`${current}: uncaught exception: ${e.message}`));
   page.on('request', (r) => {
-    if (r.url() !== page.url() && !r.url().endsWith(`${current}.html`)) problems.push(`${current}: request for ${r.url()}`);
+    if (r.url() !== page.url() && !r.url().endsWith(`${current}.html`))
+      problems.push(`${current}: request for ${r.url()}`);
   });
   for (const name of names) {
     current = name;
@@ -180,6 +200,7 @@ async function main() {
     checkTiles(name, read('layout'), drawn, problems);
     checkBanks(name, read('report'), drawn, problems);
     checkTimelines(name, drawn, problems);
+    checkHover(name, drawn, problems);
     const { ink, colours } = await inkOf(scratch, await page.screenshot());
     if (ink < 0.01 || colours < 8) problems.push(`${name}: the screenshot is blank (${(ink * 100).toFixed(2)}% ink, ` +
                                                  `${colours} colours)`);
