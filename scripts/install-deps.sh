@@ -13,6 +13,7 @@ packages=(
   clang-19                                # ROCm 6-era users' compiler: the emitted HIP must compile with it (gfx942)
   libamdhip64-dev                         # HIP headers and runtime for the host launchers
   libgtest-dev googletest libbenchmark-dev
+  chromium                                # test/Html: the HTML report (--emit=html) loaded in a real browser, headless
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -25,7 +26,8 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Node.js and npm for test/Editors (the TextMate grammar in editors/vscode, run through VS Code's own tokenizer):
+# Node.js and npm for test/Editors (the TextMate grammar in editors/vscode, run through VS Code's own tokenizer) and
+# test/Html (playwright-core drives chromium):
 # Debian's packages where they are missing, then the exact versions of editors/test/package-lock.json.
 node_missing=()
 command -v node >/dev/null 2>&1 || node_missing+=(nodejs)

@@ -1,4 +1,4 @@
-# lit configuration for tilec's tests. Suites: Parse, Sema, Layout, CodeGen, ISA, Examples, Driver, Differential.
+# lit configuration for tilec's tests. Suites: Parse, Sema, Layout, CodeGen, ISA, Examples, Driver, Differential, Html.
 import os
 import lit.formats
 

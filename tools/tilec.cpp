@@ -1,6 +1,6 @@
 //===- tilec.cpp - The tilec command line -----------------------------------===//
 //
-//   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|header|ast|ir|layout|report]
+//   tilec FILE.tile [-o OUT | -o -] [--offload-arch=gfx942|gfx950] [--emit=hip|header|ast|ir|layout|report|html]
 //         [--format=text|json] [-Werror] [-ferror-limit=N] [-MD] [-MF FILE] [-MT TARGET] [--version] [--help]
 //   tilec --print-runtime-include-dir
 //   tilec lsp [--stdio] [--offload-arch=ARCH]     the language server (tools/lsp/Server.h, docs/editors.md)
@@ -41,7 +41,9 @@ cl::opt<tilec::EmitKind> emitKind(
                clEnumValN(tilec::EmitKind::Report, "report", "distributions and memory accesses per kernel"),
                clEnumValN(tilec::EmitKind::Asm, "asm", "AMDGPU assembly of the emitted HIP (compiled in process)"),
                clEnumValN(tilec::EmitKind::Obj, "obj", "the AMDGPU object of the emitted HIP (compiled in process)"),
-               clEnumValN(tilec::EmitKind::Header, "header", "a C++ header declaring the kernels' launchers")),
+               clEnumValN(tilec::EmitKind::Header, "header", "a C++ header declaring the kernels' launchers"),
+               clEnumValN(tilec::EmitKind::Html, "html",
+                          "one HTML page drawing layouts, LDS banks, registers, occupancy and the K loop")),
     cl::cat(category));
 cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of --emit=layout and --emit=report"),
                                     cl::init(tilec::OutputFormat::Text),
@@ -54,7 +56,7 @@ cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's 
 cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
                           cl::cat(category));
 cl::opt<unsigned> deviceThreads("device-threads",
-                                cl::desc("--emit=asm, --emit=obj, --verify: kernels compiled at once (default 0: one "
+                                cl::desc("--emit=asm, --emit=obj, --emit=html, --verify: kernels compiled at once (default 0: one "
                                          "per core; 1: the whole module in one backend run)"),
                                 cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<bool> werror("Werror", cl::desc("Treat warnings as errors"), cl::cat(category));
@@ -250,7 +252,7 @@ int main(int argc, char **argv) {
   output.keep();
   if (deps) {
     bool compiled = options.emit == tilec::EmitKind::Asm || options.emit == tilec::EmitKind::Obj ||
-                    options.emit == tilec::EmitKind::Verify;
+                    options.emit == tilec::EmitKind::Verify || options.emit == tilec::EmitKind::Html;
     std::string path = depfileName.empty() ? outputFile + ".d" : std::string(depfileName);
     if (!writeDeps(path, depTarget.empty() ? StringRef(outputFile) : StringRef(depTarget), inputFile, compiled))
       return 1;

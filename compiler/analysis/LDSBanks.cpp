@@ -53,6 +53,19 @@ std::optional<BankCost> tilec::ldsBankCost(const Target &target, const LdsLaneAc
       cost.worstLanes.clear();
       for (const Use &u : banks[worstBank]) cost.worstLanes.push_back({u.lane, u.addr});
       llvm::sort(cost.worstLanes);
+      cost.worstPhaseBankDwords.clear();
+      for (const auto &b : banks) cost.worstPhaseBankDwords.push_back(b.size());
+      cost.worstPhaseConflicts.clear();
+      if (worst > 1)
+        for (unsigned lane = 0; lane < access.addr.size() && lane < 64; ++lane) {
+          if (!(rule->phases[p] >> lane & 1) || !access.addr[lane]) continue;
+          uint64_t a = *access.addr[lane];
+          for (uint64_t d = a / bankBytes; d <= (a + access.bytes - 1) / bankBytes; ++d)
+            if (banks[d % rule->banks].size() > 1) {
+              cost.worstPhaseConflicts.push_back(lane);
+              break;
+            }
+        }
     }
   }
   return cost;
@@ -183,6 +196,7 @@ struct Accumulator {
     if (!out.worst.rule || c->cycles - c->ideal > out.worst.cycles - out.worst.ideal) {
       out.worst = *c;
       out.worstWave = wave;
+      out.worstAccess = a;
     }
   }
   void endWave() {

@@ -39,6 +39,11 @@ struct BankCost {
   /// Lanes of the worst phase that need distinct dwords of worstBank (the first lane for each dword), with the byte
   /// address each one uses.
   std::vector<std::pair<unsigned, uint64_t>> worstLanes;
+  /// Every lane of the worst phase whose dword shares its bank with another distinct dword there (all the lanes the
+  /// conflict delays, lanes that share a dword included), in order; empty when the worst phase has no conflict.
+  std::vector<unsigned> worstPhaseConflicts;
+  /// Per bank, the distinct dwords it serves in the worst phase: its cycles there (the phase takes the largest).
+  std::vector<unsigned> worstPhaseBankDwords;
   bool conflictFree() const { return cycles == ideal; }
 };
 
@@ -75,6 +80,7 @@ struct LdsAccessCost {
   unsigned cycles = 0, ideal = 0; ///< summed over one wave's instructions (the costliest wave)
   BankCost worst;            ///< the costliest single instruction
   unsigned worstWave = 0;    ///< the wave it belongs to
+  LdsLaneAccess worstAccess; ///< its lanes' addresses (the HTML report draws the bank map of its worst phase)
   unsigned pitch = 0;        ///< elements per stored row used for the addresses
   bool conflictFree() const { return cycles == ideal; }
 };

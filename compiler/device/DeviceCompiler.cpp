@@ -103,6 +103,7 @@ struct CyclesReply {
   unsigned instructions;
   unsigned long totalCycles;
   size_t messageSize;
+  size_t timelineEntries; ///< then as many tilec_loop_timeline_entry after the message
 };
 
 bool readAll(int fd, void *data, size_t size) {
@@ -129,14 +130,14 @@ void writeAll(int fd, const void *data, size_t size) {
 } // namespace
 
 DeviceStatus tilec::loopCycles(llvm::StringRef instructions, llvm::StringRef processor, unsigned iterations,
-                               LoopCycles &result) {
+                               LoopCycles &result, unsigned timelineIteration) {
   const Plugin &p = plugin();
   if (!p.cycles) {
     result.message = p.error;
     return DeviceStatus::Unavailable;
   }
   std::string arch = processor.str();
-  tilec_loop_request request{instructions.data(), instructions.size(), arch.c_str(), iterations};
+  tilec_loop_request request{instructions.data(), instructions.size(), arch.c_str(), iterations, timelineIteration};
   // LLVM's MCA can run forever on some loop bodies (llvm-mca-22 on a 16 x 16 x 128 bf6 x bf8 MX loop,
   // test/Clang/Inputs/mca-hang.tile): it runs in a child process, given kLoopCyclesSeconds, so that --verify never
   // hangs. The child only computes and writes its answer to a pipe.
@@ -157,9 +158,10 @@ DeviceStatus tilec::loopCycles(llvm::StringRef instructions, llvm::StringRef pro
     tilec_loop_result answer{};
     p.cycles(&request, &answer);
     CyclesReply reply{answer.status, answer.instructions, answer.totalCycles,
-                      answer.message ? std::strlen(answer.message) : 0};
+                      answer.message ? std::strlen(answer.message) : 0, answer.timeline ? answer.instructions : 0};
     writeAll(pipeFds[1], &reply, sizeof reply);
     writeAll(pipeFds[1], answer.message, reply.messageSize);
+    writeAll(pipeFds[1], answer.timeline, reply.timelineEntries * sizeof(tilec_loop_timeline_entry));
     _exit(0);
   }
   close(pipeFds[1]);
@@ -171,6 +173,8 @@ DeviceStatus tilec::loopCycles(llvm::StringRef instructions, llvm::StringRef pro
   bool answered = polled > 0 && readAll(pipeFds[0], &reply, sizeof reply);
   std::string message(answered ? reply.messageSize : 0, '\0');
   answered = answered && readAll(pipeFds[0], message.data(), message.size());
+  std::vector<tilec_loop_timeline_entry> timeline(answered ? reply.timelineEntries : 0);
+  answered = answered && readAll(pipeFds[0], timeline.data(), timeline.size() * sizeof(tilec_loop_timeline_entry));
   if (!answered) kill(child, SIGKILL);
   close(pipeFds[0]);
   int ignored;
@@ -184,5 +188,7 @@ DeviceStatus tilec::loopCycles(llvm::StringRef instructions, llvm::StringRef pro
   result.instructions = reply.instructions;
   result.totalCycles = reply.totalCycles;
   result.message = message;
+  for (const tilec_loop_timeline_entry &t : timeline)
+    result.timeline.push_back({t.dispatched, t.issued, t.executed, t.retired});
   return reply.status == 0 ? DeviceStatus::OK : DeviceStatus::CompileError;
 }

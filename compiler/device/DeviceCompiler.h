@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -41,12 +42,22 @@ DeviceStatus compileDeviceCode(llvm::StringRef hipSource, llvm::StringRef fileNa
 /// it overlaps the work before the first compileDeviceCode or loopCycles, which wait for it. Idempotent.
 void preloadDeviceCompiler();
 
+/// When one instruction of an iteration passed MCA's pipeline stages, in cycles from the iteration's first dispatch
+/// (what llvm-mca's -timeline view draws).
+struct InstructionTimes {
+  unsigned dispatched = 0, issued = 0, executed = 0, retired = 0;
+};
+
 /// A loop body's cycles under LLVM's MCA (the engine of llvm-mca), in the plugin.
 struct LoopCycles {
   unsigned instructions = 0;      ///< per iteration
   unsigned long totalCycles = 0;  ///< for all iterations
   std::string message;            ///< why not, when the status is not OK
+  std::vector<InstructionTimes> timeline; ///< per instruction of the iteration asked for; empty when none was
 };
+
+/// loopCycles' `timelineIteration` for no timeline.
+constexpr unsigned kNoTimeline = ~0u;
 
 /// Seconds MCA gets for one loop body before it is given up (it runs in a child process; a normal run takes well under
 /// a tenth of a second).
@@ -54,8 +65,9 @@ constexpr unsigned kLoopCyclesSeconds = 5;
 
 /// Runs `instructions` (straight-line AMDGPU assembly, one a line) for `iterations` iterations on `processor`'s
 /// scheduling model. CompileError means MCA could not analyse the text, or did not finish within kLoopCyclesSeconds.
+/// With `timelineIteration` below `iterations`, `result.timeline` gives that iteration's instructions in MCA's pipeline.
 DeviceStatus loopCycles(llvm::StringRef instructions, llvm::StringRef processor, unsigned iterations,
-                        LoopCycles &result);
+                        LoopCycles &result, unsigned timelineIteration = kNoTimeline);
 
 } // namespace tilec
 

@@ -6,6 +6,7 @@
 #include "codegen/LineMap.h"
 #include "device/DeviceCompiler.h"
 #include "device/Verify.h"
+#include "driver/HtmlReport.h"
 #include "driver/LayoutPrinter.h"
 #include "driver/Report.h"
 #include "frontend/Parser.h"
@@ -146,7 +147,8 @@ std::unique_ptr<Analysis> tilec::analyzeBuffer(std::unique_ptr<llvm::MemoryBuffe
 
 int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  if (options.emit == EmitKind::Asm || options.emit == EmitKind::Obj || options.emit == EmitKind::Verify)
+  if (options.emit == EmitKind::Asm || options.emit == EmitKind::Obj || options.emit == EmitKind::Verify ||
+      options.emit == EmitKind::Html)
     preloadDeviceCompiler(); // loads while the file is parsed, checked and emitted
   std::string fileName = input->getBufferIdentifier().str();
   llvm::SourceMgr sourceMgr;
@@ -184,6 +186,7 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
     break;
   case EmitKind::HIP: emitHIP(*module, shownName, os); break;
   case EmitKind::Header: emitLauncherHeader(*module, shownName, os); break;
+  case EmitKind::Html: printHtmlReport(*module, shownName, options.deviceThreads, os); break;
   case EmitKind::Asm:
   case EmitKind::Obj:
   case EmitKind::Verify: {

@@ -361,6 +361,11 @@ static void writeLdsBanks(const ir::Kernel &k, const Target &t, llvm::json::OStr
         json.attribute("ideal_cycles_per_wave", c.ideal);
         json.attribute("worst_ways", c.worst.ways);
         json.attribute("phase_rule_measured", c.worst.rule->measured);
+        json.attribute("worst_wave", c.worstWave);
+        json.attribute("worst_phase", c.worst.worstPhase);
+        json.attributeArray("worst_phase_conflicting_lanes", [&] {
+          for (unsigned lane : c.worst.worstPhaseConflicts) json.value(lane);
+        });
       });
     }
   });

@@ -29,6 +29,7 @@ enum class EmitKind {
   Obj,    ///< the code object (.hsaco) of the emitted HIP, compiled in process
   Verify, ///< the model's resources beside the compiler's
   Header, ///< a C++ header declaring the kernels' host launchers (launch_NAME), for the code that calls them
+  Html,   ///< one self-contained HTML page drawing layouts, LDS banks, registers, occupancy and the K loop
 };
 
 /// Text for people or JSON for tools (Layout, Report and Verify).

@@ -36,6 +36,14 @@ struct tilec_loop_request {
   size_t size;
   const char *processor;
   unsigned iterations;
+  /// The iteration whose instructions' timeline the result gives (MCA's timeline view); >= iterations: none.
+  unsigned timelineIteration;
+};
+
+/// One instruction of that iteration in MCA's pipeline: the cycles, from the iteration's first dispatch, at which it
+/// was dispatched, issued (began to execute), finished executing and retired.
+struct tilec_loop_timeline_entry {
+  unsigned dispatched, issued, executed, retired;
 };
 
 struct tilec_loop_result {
@@ -43,6 +51,8 @@ struct tilec_loop_result {
   unsigned instructions;     ///< per iteration, as MCA parsed them
   unsigned long totalCycles; ///< for all iterations
   char *message;             ///< freed with free()
+  /// One entry per instruction of the body when a timeline was asked for, else null; freed with free().
+  struct tilec_loop_timeline_entry *timeline;
 };
 
 typedef void (*tilec_loop_cycles_fn)(const tilec_loop_request *request, tilec_loop_result *result);

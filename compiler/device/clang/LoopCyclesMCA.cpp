@@ -3,7 +3,8 @@
 // The engine behind `llvm-mca`: the body is parsed with the AMDGPU assembly parser into MCInsts, lowered to MCA
 // instructions, and run through MCA's default pipeline for the processor's scheduling model (with AMDGPU's custom
 // behaviour for s_waitcnt) for a number of iterations. The total cycle count is what `llvm-mca -iterations=N`
-// prints as "Total Cycles". Part of tilec-clang.so: it needs the shared libLLVM, not Clang.
+// prints as "Total Cycles"; on request, the cycles at which each instruction of one iteration was dispatched, issued,
+// executed and retired (what llvm-mca's -timeline view draws). Part of tilec-clang.so: it needs the shared libLLVM, not Clang.
 //
 //===----------------------------------------------------------------------===//
 #include "DeviceCompilerABI.h"
@@ -22,6 +23,7 @@
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/MCA/Context.h"
+#include "llvm/MCA/HWEventListener.h"
 #include "llvm/MCA/CustomBehaviour.h"
 #include "llvm/MCA/InstrBuilder.h"
 #include "llvm/MCA/Pipeline.h"
@@ -33,7 +35,10 @@
 #include "llvm/TargetParser/Triple.h"
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 extern "C" void LLVMInitializeAMDGPUAsmParser();
 extern "C" void LLVMInitializeAMDGPUTargetMCA();
@@ -53,7 +58,40 @@ private:
   std::vector<llvm::MCInst> &out;
 };
 
-int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned long &total, std::string &message) {
+/// Records, for the instructions of one iteration, the cycle of each pipeline event (the timeline view's data).
+class TimelineRecorder : public llvm::mca::HWEventListener {
+public:
+  TimelineRecorder(unsigned bodySize, unsigned iteration) : bodySize(bodySize), iteration(iteration), times(bodySize) {}
+  void onCycleEnd() override { ++cycle; }
+  void onEvent(const llvm::mca::HWInstructionEvent &event) override {
+    unsigned index = event.IR.getSourceIndex();
+    if (index / bodySize != iteration) return;
+    tilec_loop_timeline_entry &t = times[index % bodySize];
+    switch (event.Type) {
+    case llvm::mca::HWInstructionEvent::Dispatched: t.dispatched = cycle; break;
+    case llvm::mca::HWInstructionEvent::Issued: t.issued = cycle; break;
+    case llvm::mca::HWInstructionEvent::Executed: t.executed = cycle; break;
+    case llvm::mca::HWInstructionEvent::Retired: t.retired = cycle; break;
+    default: break;
+    }
+  }
+  /// The times relative to the iteration's first dispatch.
+  std::vector<tilec_loop_timeline_entry> relative() const {
+    unsigned first = ~0u;
+    for (const tilec_loop_timeline_entry &t : times) first = std::min(first, t.dispatched);
+    std::vector<tilec_loop_timeline_entry> out = times;
+    for (tilec_loop_timeline_entry &t : out)
+      t = {t.dispatched - first, t.issued - first, t.executed - first, t.retired - first};
+    return out;
+  }
+
+private:
+  unsigned bodySize, iteration, cycle = 0;
+  std::vector<tilec_loop_timeline_entry> times;
+};
+
+int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned long &total, std::string &message,
+           std::vector<tilec_loop_timeline_entry> &timeline) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeAMDGPUTargetInfo();
@@ -128,6 +166,11 @@ int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned l
   llvm::mca::Context mca(*registers, *subtarget);
   llvm::mca::PipelineOptions pipelineOptions(0, 0, 0, 0, 0, 0, /*NoAlias=*/true);
   std::unique_ptr<llvm::mca::Pipeline> pipeline = mca.createDefaultPipeline(pipelineOptions, source, *behaviour);
+  std::optional<TimelineRecorder> recorder;
+  if (request.timelineIteration < request.iterations) {
+    recorder.emplace(lowered.size(), request.timelineIteration);
+    pipeline->addEventListener(&*recorder);
+  }
   llvm::Expected<unsigned> cyclesRun = pipeline->run();
   if (!cyclesRun) {
     message = "MCA failed: " + llvm::toString(cyclesRun.takeError());
@@ -135,6 +178,7 @@ int cycles(const tilec_loop_request &request, unsigned &instructions, unsigned l
   }
   instructions = insts.size();
   total = *cyclesRun;
+  if (recorder) timeline = recorder->relative();
   return 0;
 }
 
@@ -145,7 +189,13 @@ extern "C" __attribute__((visibility("default"))) void tilec_loop_cycles(const t
   std::string message;
   result->instructions = 0;
   result->totalCycles = 0;
-  result->status = cycles(*request, result->instructions, result->totalCycles, message);
+  std::vector<tilec_loop_timeline_entry> timeline;
+  result->status = cycles(*request, result->instructions, result->totalCycles, message, timeline);
   result->message = static_cast<char *>(std::malloc(message.size() + 1));
   std::memcpy(result->message, message.c_str(), message.size() + 1);
+  result->timeline = nullptr;
+  if (!timeline.empty()) {
+    result->timeline = static_cast<tilec_loop_timeline_entry *>(std::malloc(timeline.size() * sizeof timeline[0]));
+    std::memcpy(result->timeline, timeline.data(), timeline.size() * sizeof timeline[0]);
+  }
 }
