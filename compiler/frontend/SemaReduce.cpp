@@ -322,7 +322,7 @@ Checked KernelSema::reductionOperand(const ast::CallExpr &call, ir::ReduceOp op,
 std::string KernelSema::temporaryName(ir::ReduceOp op) {
   std::string base = (statementTarget.empty() ? std::string("r") : statementTarget) + "_" + ir::spelling(op).str();
   auto free = [&](const std::string &n) {
-    if (declared.count(n) || reducedTiles.count(n) || isEmitterName(n) || llvm::is_contained(allLoopVars, n))
+    if (declared.count(n) || reducedTiles.count(n) || isHIPName(n) || llvm::is_contained(allLoopVars, n))
       return false;
     for (const auto &r : kernel->reducedTiles)
       if (r->name == n) return false;
