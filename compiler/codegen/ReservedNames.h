@@ -1,9 +1,10 @@
 //===- ReservedNames.h - Names of HIP and the runtime that emitted code uses --===//
 //
-// The emitted kernels and launchers call HIP, the compiler's builtins and tilec's runtime by name (threadIdx, dim3,
-// hipLaunchKernelGGL, tilec::...); a user name spelled like one of them would hide it. Sema refuses those names, as it
-// refuses C++'s keywords. The emitter's own locals (`lane`, `row`, `kk`, `t_row`, ...) are not here: they give way
-// to user names (codegen/EmitterNames.h). This is the only part of the code generator that the front end sees.
+// The emitted kernels and launchers use HIP and tilec's runtime by name (dim3, hipLaunchKernelGGL, hipStream_t,
+// hipSuccess, tilec::...); a user name spelled like one of them would hide it. Sema refuses those names, as it refuses
+// C++'s keywords and reserved identifiers (`__builtin_*`, `_Float16`). The emitter's own locals (`lane`, `row`, `kk`,
+// `t_row`, ...) are not here: they give way to user names (codegen/EmitterNames.h). This is the only part of the code
+// generator that the front end sees.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_RESERVEDNAMES_H

@@ -326,7 +326,8 @@ std::string KernelSema::temporaryName(ir::ReduceOp op) {
       return false;
     for (const auto &r : kernel->reducedTiles)
       if (r->name == n) return false;
-    // The emitter names its locals after the tile (n_part, n_lds, ...): no declared name may start so.
+    // The emitter names its locals after the tile (n_part, n_lds, ...): a name no declared name starts with keeps
+    // them at their usual spelling (they would give way otherwise: codegen/EmitterNames.h).
     for (const auto &d : declared)
       if (d.getKey().starts_with(n + "_")) return false;
     return true;
