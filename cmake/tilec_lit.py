@@ -1,5 +1,5 @@
 # tilec_lit: a lit configuration for tests of the code tilec generates, in a project that uses an installed tilec
-# (docs/testing.md, "Lit tests in your own project"). tilec_add_lit_suite() (TilecLit.cmake) writes a lit.site.cfg.py
+# (docs/embedding.md, "tilec_add_lit_suite"). tilec_add_lit_suite() (TilecLit.cmake) writes a lit.site.cfg.py
 # that calls configure(); a hand-written lit.cfg.py can call it as well:
 #
 #   import sys
@@ -15,8 +15,9 @@
 #   %device_asm_gfx942, ...      the same for each GPU tilec knows
 #   %emulator_cxx                the CPU emulator build of an emitted .hip with the test's own main():
 #                                %emulator_cxx %t.hip %S/Inputs/main.cpp -o %t.emu && %t.emu
-# FileCheck, not and count come from the directory of FileCheck, which is put first on PATH. Features: one per GPU
-# (`gfx942`, `gfx950`) whose device compile is available, so a test can say `REQUIRES: gfx950`.
+#   %FileCheck                   FileCheck (plain `FileCheck` works too: not, count and FileCheck come from the
+#                                directory of FileCheck, which is put first on PATH)
+# Features: one per GPU tilec knows (`gfx942`, `gfx950`) when a clang was found, so a test can say `REQUIRES: gfx950`.
 import os
 import shutil
 import subprocess
@@ -72,6 +73,7 @@ def configure(config, tilec=None, clangxx=None, filecheck=None, runtime_include=
     config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", "")])
 
     config.substitutions.append(("%tilec", tilec))
+    config.substitutions.append(("%FileCheck", filecheck))
     config.substitutions.append(("%runtime_include", runtime_include))
     targets = _targets(tilec)
     if clangxx:
