@@ -11,14 +11,15 @@ using namespace tilec::hip;
 
 namespace {
 
-constexpr llvm::StringLiteral kMark = "tilecU";
+/// The marks' prefixes: a user name, and the kernel's own (global: its derived names are too).
+constexpr llvm::StringLiteral kMark = "tilecU", kKernelMark = "tilecK";
 
 bool identStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 bool identChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 /// An identifier of the emitted text with its marks read: `text` as it will read, how many user names it holds,
 /// whether it is one user name exactly, and whether it is derived from the kernel's name (launch_K, K_unaligned:
-/// global functions a caller names, never renamed).
+/// global functions a caller names, never renamed; the kernel's mark tells it from a tile of the same name).
 struct Decoded {
   std::string text;
   unsigned marks = 0;
@@ -26,11 +27,12 @@ struct Decoded {
   bool global = false;
 };
 
-Decoded decode(llvm::StringRef token, llvm::StringRef kernelName) {
+Decoded decode(llvm::StringRef token) {
   Decoded d;
   size_t i = 0;
   while (i < token.size()) {
-    if (token.substr(i).starts_with(kMark)) {
+    bool kernel = token.substr(i).starts_with(kKernelMark);
+    if (kernel || token.substr(i).starts_with(kMark)) {
       size_t j = i + kMark.size(), length = 0, digits = 0;
       while (j < token.size() && llvm::isDigit(token[j])) length = length * 10 + (token[j++] - '0'), ++digits;
       if (digits && j < token.size() && token[j] == '_' && j + 1 + length <= token.size()) {
@@ -38,7 +40,7 @@ Decoded decode(llvm::StringRef token, llvm::StringRef kernelName) {
         d.text += name;
         ++d.marks;
         d.exact = i == 0 && j + 1 + length == token.size() && d.marks == 1;
-        d.global |= name == kernelName;
+        d.global |= kernel;
         i = j + 1 + length;
         continue;
       }
@@ -146,8 +148,10 @@ void MarkedNames::markBody(ir::Body &body) {
   }
 }
 
-MarkedNames::MarkedNames(ir::Kernel &k) : kernelName(k.name) {
-  markName(k.name);
+MarkedNames::MarkedNames(ir::Kernel &k) {
+  saved.emplace_back(&k.name, k.name);
+  userNames.insert(k.name);
+  k.name = (kKernelMark + llvm::Twine(k.name.size()) + "_" + k.name).str();
   for (auto &x : k.tensors) {
     markName(x->name);
     for (ir::Extent *e : {&x->batch, &x->rows, &x->cols}) markName(e->symbol);
@@ -199,7 +203,7 @@ std::string MarkedNames::resolve(llvm::StringRef text) const {
   for (const std::string &n : userNames) taken.insert(n);
   for (size_t i = 0; i < all.size(); ++i) {
     if (!all[i].identifier) continue;
-    decoded[i] = decode(text.slice(all[i].begin, all[i].end), kernelName);
+    decoded[i] = decode(text.slice(all[i].begin, all[i].end));
     if (all[i].code || decoded[i].marks) taken.insert(decoded[i].text);
   }
   // An emitter's identifier that reads as a user name is renamed when the user's name is used in code inside the

@@ -34,7 +34,7 @@ public:
   /// (in code; and where a comment or string names a local derived from a user name).
   std::string resolve(llvm::StringRef text) const;
 
-  /// `tilecU<length>_<name>`.
+  /// `tilecU<length>_<name>` (the kernel's own name: `tilecK<length>_<name>`).
   static std::string mark(llvm::StringRef name);
 
 private:
@@ -45,7 +45,6 @@ private:
 
   std::vector<std::pair<std::string *, std::string>> saved;
   std::set<std::string> userNames;
-  std::string kernelName;
 };
 
 } // namespace tilec::hip

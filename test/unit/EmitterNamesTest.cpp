@@ -24,6 +24,8 @@ std::unique_ptr<ir::Kernel> kernelWith(std::initializer_list<const char *> tiles
 }
 
 std::string m(llvm::StringRef name) { return MarkedNames::mark(name); }
+/// The kernel's mark.
+std::string km(llvm::StringRef name) { return "tilecK" + std::to_string(name.size()) + "_" + name.str(); }
 
 } // namespace
 
@@ -32,7 +34,7 @@ TEST(EmitterNames, MarksNamesWhileAliveAndPutsThemBack) {
   {
     MarkedNames names(*k);
     EXPECT_EQ(k->tiles[0]->name, "tilecU3_row");
-    EXPECT_EQ(k->name, "tilecU1_k");
+    EXPECT_EQ(k->name, "tilecK1_k");
   }
   EXPECT_EQ(k->tiles[0]->name, "row");
   EXPECT_EQ(k->name, "k");
@@ -86,9 +88,16 @@ TEST(EmitterNames, BackquotedWordsInCommentsFollowARenaming) {
 TEST(EmitterNames, TheKernelsGlobalNamesNeverChange) {
   auto k = kernelWith({"launch_k", "k_unaligned"});
   MarkedNames names(*k);
-  std::string text = "void launch_" + m("k") + "(int " + m("launch_k") + ") { " + m("k") + "_unaligned(" +
+  std::string text = "void launch_" + km("k") + "(int " + m("launch_k") + ") { " + km("k") + "_unaligned(" +
                      m("k_unaligned") + "); }";
   EXPECT_EQ(names.resolve(text), "void launch_k(int launch_k) { k_unaligned(k_unaligned); }");
+}
+
+TEST(EmitterNames, ATileNamedLikeTheKernelHasLocalsOfItsOwn) {
+  auto k = kernelWith({"k", "k_row"});
+  MarkedNames names(*k);
+  std::string text = "void " + km("k") + "() { int " + m("k") + "_row = 0; " + m("k_row") + " = " + m("k") + "_row; }";
+  EXPECT_EQ(names.resolve(text), "void k() { int k_row_1 = 0; k_row = k_row_1; }");
 }
 
 TEST(EmitterNames, AUserNameThatLooksLikeAMarkReadsBackAsWritten) {
