@@ -5,7 +5,8 @@
 #   <libdir>/tilec/tilec-clang.so      the in-process device compiler, when Clang's libraries were found
 #   include/tilec/tilec.h              the API (never the compiler's internal headers)
 #   include/tilec/runtime.h, ...       the runtime headers that emitted code includes (runtime/include/tilec)
-#   <libdir>/cmake/Tilec/              find_package(Tilec CONFIG): tilec::tilec, tilec::runtime, tilec_add_kernels()
+#   <libdir>/cmake/Tilec/              find_package(Tilec CONFIG): tilec::tilec, tilec::runtime, tilec_add_kernels(),
+#                                      tilec_add_lit_suite() and its lit module tilec_lit.py
 #   <libdir>/pkgconfig/tilec.pc        for builds that are not CMake
 include(CMakePackageConfigHelpers)
 
@@ -32,7 +33,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/TilecConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/TilecConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/package/TilecConfig.cmake ${PROJECT_BINARY_DIR}/package/TilecConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/TilecKernels.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/TilecKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/TilecLit.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/tilec_lit.py
         DESTINATION ${TILEC_PACKAGE_DIR})
 
 # tilec.pc: ${pcfiledir} makes it relocatable as well.

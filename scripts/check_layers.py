@@ -21,7 +21,8 @@ ALLOWED = {
     "frontend": {"support", "target", "layout", "ir", "analysis", "passes"},
     "driver": {"support", "target", "layout", "ir", "analysis", "passes", "codegen", "device", "frontend"},
 }
-# Single headers a lower layer may see: the names the emitted code declares, which Sema must keep users from.
+# Single headers a lower layer may see: the names of HIP and the runtime that emitted code uses, which Sema must keep
+# users from.
 EXCEPTIONS = {("frontend", "codegen/ReservedNames.h")}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([a-z]+)/([^"]+)"')
 

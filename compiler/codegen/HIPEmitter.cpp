@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitter.h"
+#include "codegen/EmitterNames.h"
 #include "codegen/HIPEmitterKernel.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -518,5 +519,11 @@ void tilec::emitHIP(const Module &module, llvm::StringRef sourceName, llvm::raw_
   // The target, for the emulator (fp8 MFMA operands are FNUZ on gfx942, OCP on gfx950).
   os << "#define TILEC_ARCH_" << t.name.upper() << " 1\n";
   os << "#include \"tilec/runtime.h\"\n\n";
-  for (const auto &k : module.kernels) KernelEmitter(*k, t, os, lineOf).emit();
+  for (const auto &k : module.kernels) {
+    std::string text;
+    llvm::raw_string_ostream kernelOs(text);
+    MarkedNames names(const_cast<Kernel &>(*k)); // this compilation's own IR; its names are back on return
+    KernelEmitter(*k, t, kernelOs, lineOf).emit();
+    os << names.resolve(kernelOs.str());
+  }
 }

@@ -8,6 +8,7 @@
 // guarantee.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/EmitterNames.h"
 #include "codegen/HIPEmitterKernel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "target/MFMA.h"
@@ -347,7 +348,11 @@ void tilec::emitLauncherHeader(const Module &module, llvm::StringRef sourceName,
   if (sixBit) os << "#include \"tilec/fp6x4.h\"\n";
   for (const auto &k : module.kernels) {
     os << "\n";
-    hip::KernelEmitter(*k, t, os).emitDeclaration();
+    std::string text;
+    llvm::raw_string_ostream kernelOs(text);
+    hip::MarkedNames names(const_cast<ir::Kernel &>(*k)); // this compilation's own IR; its names are back on return
+    hip::KernelEmitter(*k, t, kernelOs).emitDeclaration();
+    os << names.resolve(kernelOs.str());
   }
   os << "\n#endif // " << guard << "\n";
 }

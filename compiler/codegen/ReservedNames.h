@@ -1,25 +1,22 @@
-//===- ReservedNames.h - Names the emitted HIP declares itself ---------------===//
+//===- ReservedNames.h - Names of HIP and the runtime that emitted code uses --===//
 //
-// The emitted kernels and launchers declare locals of their own (ids, loop counters, a tile's lane position). Sema
-// checks user names against this list so that no emitted declaration can collide with a user's; it is the only part
-// of the code generator that the front end sees.
+// The emitted kernels and launchers use HIP and tilec's runtime by name (dim3, hipLaunchKernelGGL, hipStream_t,
+// hipSuccess, tilec::...); a user name spelled like one of them would hide it. Sema refuses those names, as it refuses
+// C++'s keywords and reserved identifiers (`__builtin_*`, `_Float16`). The emitter's own locals (`lane`, `row`, `kk`,
+// `t_row`, ...) are not here: they give way to user names (codegen/EmitterNames.h). This is the only part of the code
+// generator that the front end sees.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_RESERVEDNAMES_H
 #define TILEC_RESERVEDNAMES_H
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include <string>
 
 namespace tilec {
 
-/// Whether the emitted code declares `name` itself (ids, loop counters, the launcher's locals, HIP's API): a user
-/// name must differ from these.
-bool isEmitterName(llvm::StringRef name);
-/// Suffixes the emitter appends to a user name for locals of its own (`t_row` for tile t's lane position, ...):
-/// `name + suffix` must not be another user name. Returns "" when `name` is free of them given `isUserName`.
-std::string emitterClash(llvm::StringRef name, llvm::function_ref<bool(llvm::StringRef)> isUserName);
+/// Whether `name` is one that emitted code uses from HIP, clang or tilec's runtime (or a prefix of such names:
+/// hip*, HIP*, TILEC*), so that no user name may be spelled so.
+bool isHIPName(llvm::StringRef name);
 
 } // namespace tilec
 

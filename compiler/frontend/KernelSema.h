@@ -32,8 +32,9 @@ namespace tilec::sema {
 /// " (did you mean 'x'?)" for the closest of `candidates` to `name`, or "".
 std::string suggest(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> candidates);
 
-/// Reports a name the HIP output cannot use (a C++ keyword or reserved identifier, or a name the emitter declares);
-/// true when the name is fine.
+/// Reports a name the HIP output cannot use (a C++ keyword or reserved identifier, or a name of HIP or the runtime
+/// that emitted code uses; the emitter's own locals give way to user names: codegen/EmitterNames.h); true when the
+/// name is fine.
 bool usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &diags);
 
 /// A checked element value; `untyped` for literal-only expressions whose dtype comes from context.
@@ -278,9 +279,6 @@ private:
   //===--- Warnings ---===//
 
   void linkTiles(const ir::Tile *dst, const ir::Value &v);
-
-  /// A user name that the emitter would also produce from another user name (t_row from tile t) is refused.
-  void emitterClashes();
 
   void warnings();
 

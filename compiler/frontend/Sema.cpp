@@ -62,8 +62,9 @@ bool reservedInHIP(llvm::StringRef n) {
 } // namespace
 
 bool sema::usableInHIP(const std::string &n, llvm::SMRange range, DiagnosticEngine &diags) {
-  if (isEmitterName(n)) {
-    diags.error(range, formatv("'{0}' is a name the emitted HIP declares itself; choose another name", n));
+  if (isHIPName(n)) {
+    diags.error(range, formatv("'{0}' is a name of HIP or tilec's runtime that the emitted code uses; choose another "
+                               "name", n));
     return false;
   }
   if (!reservedInHIP(n)) return true;
@@ -511,17 +512,7 @@ void KernelSema::linkTiles(const ir::Tile *dst, const ir::Value &v) {
   for (const auto &op : v.operands) linkTiles(dst, *op);
 }
 
-void KernelSema::emitterClashes() {
-  for (const auto &entry : declared) {
-    std::string base = emitterClash(entry.getKey(), [&](llvm::StringRef n) { return declared.count(n) != 0; });
-    if (!base.empty())
-      diags.error(entry.getValue(), formatv("'{0}' is the name the emitted HIP gives a local of '{1}'; choose "
-                                            "another name", entry.getKey(), base));
-  }
-}
-
 void KernelSema::warnings() {
-  emitterClashes();
   if (diags.errorCount() == errorsAtStart)
     for (auto &[n, at] : unassignedReads)
       diags.warning(at, formatv("tile '{0}' is read before anything is assigned to it; its values are undefined",

@@ -322,11 +322,12 @@ Checked KernelSema::reductionOperand(const ast::CallExpr &call, ir::ReduceOp op,
 std::string KernelSema::temporaryName(ir::ReduceOp op) {
   std::string base = (statementTarget.empty() ? std::string("r") : statementTarget) + "_" + ir::spelling(op).str();
   auto free = [&](const std::string &n) {
-    if (declared.count(n) || reducedTiles.count(n) || isEmitterName(n) || llvm::is_contained(allLoopVars, n))
+    if (declared.count(n) || reducedTiles.count(n) || isHIPName(n) || llvm::is_contained(allLoopVars, n))
       return false;
     for (const auto &r : kernel->reducedTiles)
       if (r->name == n) return false;
-    // The emitter names its locals after the tile (n_part, n_lds, ...): no declared name may start so.
+    // The emitter names its locals after the tile (n_part, n_lds, ...): a name no declared name starts with keeps
+    // them at their usual spelling (they would give way otherwise: codegen/EmitterNames.h).
     for (const auto &d : declared)
       if (d.getKey().starts_with(n + "_")) return false;
     return true;
