@@ -409,9 +409,9 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   std::vector<const ir::AccTile *> packed;
   packedAccUpdates(k.body, false, packed);
   for (const ir::AccTile *acc : packed)
-    vgpr(formatv("acc {0} updated in place in a loop, 4 values at a time as packed f32 pairs (fitted: 6)",
-                 acc->name),
-         6);
+    vgpr(formatv("acc {0} updated in place in a loop, 4 values at a time as packed f32 pairs (fitted: {1})",
+                 acc->name, t.packedUpdateVgprs),
+         t.packedUpdateVgprs);
   // A loop of depth 1 keeps its rows' addresses (KLoopResources.cpp), as far as they fit: clang-19 recomputes them
   // when the ArchVGPRs run out (k0513: 96 would make 153 + 96, clang 256 ArchVGPRs and spills into AGPRs).
   for (const ir::For *f : kLoops(k.body))

@@ -42,11 +42,8 @@ unsigned valueTemporaries(const ir::Value &v, unsigned vec);
 void accIndexRegisters(const ir::Body &body, bool inLoop, std::vector<std::pair<const ir::AccTile *, unsigned>> &out);
 
 /// The accumulators a loop updates in place (ir::AccAssign: `o = o * alpha`, `s = exp2(s * c - m)`), which the emitter
-/// writes 4 values at a time so that clang computes them as packed f32 pairs: 6 VGPRs per accumulator, a fit rather
-/// than a derivation. LLVM 22 on gfx942 takes 128 VGPRs for attention_fwd_f16 (s and o updated in place), where the
-/// model without this item says 111; it was 126 value by value with the select's mask (before the packed form
-/// went to every in-place update but selects). On gfx950 the same kernels take far fewer (84): the model is over
-/// there. Appends each such accumulator once.
+/// writes 4 values at a time so that clang computes them as packed f32 pairs; the model adds the target's fitted
+/// Target::packedUpdateVgprs for each. Appends each such accumulator once.
 void packedAccUpdates(const ir::Body &body, bool inLoop, std::vector<const ir::AccTile *> &out);
 
 } // namespace tilec

@@ -132,6 +132,11 @@ struct Target {
   /// with 32 query rows per wave, 232 VGPRs against the model's 227 with 2 steps and 268 with 4;
   /// attention_gqa_f16 compiled for gfx950, 96 against 103 and 123.
   unsigned plainLoopFragmentSteps;
+  /// VGPRs per accumulator that a loop updates in place 4 values at a time (packed f32 pairs) beyond its values: a
+  /// fit to this target's compiler (analysis/ValueRegisters.h, packedAccUpdates). gfx942: 6 (LLVM 22 takes 128 VGPRs
+  /// for attention_fwd_f16, the model without the item 111). gfx950: 2 (LLVM 22 takes fewer there:
+  /// attention_fwd_f16_gfx950 238 against the model's 215 without the item, attention_fwd_f16 84 against 91).
+  unsigned packedUpdateVgprs;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {
