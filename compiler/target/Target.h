@@ -129,8 +129,8 @@ struct Target {
   /// Instruction K steps of an mma's fragments this target's compiler holds at once in a plain loop (not a K loop:
   /// attention's loop over K/V blocks, whose mmas restart or run once a step). gfx942: 4, as in a K loop (clang-22:
   /// attention_fwd_f16 128 VGPRs, the model 123). gfx950: LLVM 22 reads far less ahead there: the d = 128 attention
-  /// with 32 query rows per wave, 232 VGPRs against the model's 227 with 2 steps and 268 with 4;
-  /// attention_gqa_f16 compiled for gfx950, 96 against 103 and 123.
+  /// with 32 query rows per wave, 238 VGPRs against the model's 219 with 2 steps and 259 with 4;
+  /// attention_gqa_f16 compiled for gfx950, 96 against 103 with 2 steps (from 4 the model counts 20 more).
   unsigned plainLoopFragmentSteps;
   /// VGPRs per accumulator that a loop updates in place 4 values at a time (packed f32 pairs) beyond its values: a
   /// fit to this target's compiler (analysis/ValueRegisters.h, packedAccUpdates). gfx942: 6 (LLVM 22 takes 128 VGPRs
