@@ -6,16 +6,11 @@
 // 2 LDS write and 2 load statements, all placed in the first segment, 2 LDS stages.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/Parser.h"
-#include "frontend/Sema.h"
+#include "TileModule.h"
 #include "ir/Verifier.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/SoftwarePipeline.h"
-#include "support/Diagnostics.h"
 #include "llvm/Support/Casting.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <gtest/gtest.h>
 
@@ -25,23 +20,16 @@ namespace {
 
 /// Plans staged-fp8-k64.tile, applies `breakIt` to its K loop's plan and returns verifyPlans' answer and messages.
 std::pair<bool, std::string> check(const std::function<void(ir::KLoopPlan &)> &breakIt) {
-  auto file = llvm::MemoryBuffer::getFile(TILEC_TEST_DIR "/Resources/Inputs/staged-fp8-k64.tile", /*IsText=*/true);
-  if (!file) return {false, "cannot read the test input"};
-  llvm::SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  std::string messages;
-  llvm::raw_string_ostream errs(messages);
-  DiagnosticEngine diags(sm, errs);
-  std::optional<ast::Program> program = parseProgram(id, diags);
-  if (!program) return {false, "parse failed: " + messages};
-  std::unique_ptr<ir::Module> module = buildIR(*program, nullptr, diags);
-  if (!module) return {false, "sema failed: " + messages};
-  planReductions(*module);
-  if (!verifyModule(*module, diags) || !planPipelines(*module, diags)) return {false, "planning failed: " + messages};
-  for (auto &s : module->kernels.front()->body)
+  test::TileModule t(TILEC_TEST_DIR "/Resources/Inputs/staged-fp8-k64.tile");
+  if (!t.module) return {false, t.failure};
+  ir::Module &module = *t.module;
+  DiagnosticEngine &diags = t.diags;
+  planReductions(module);
+  if (!verifyModule(module, diags) || !planPipelines(module, diags)) return {false, "planning failed: " + t.messages};
+  for (auto &s : module.kernels.front()->body)
     if (auto *f = llvm::dyn_cast<ir::For>(s.get()); f && f->plan) breakIt(*f->plan);
-  bool ok = verifyPlans(*module, diags);
-  return {ok, messages};
+  bool ok = verifyPlans(module, diags);
+  return {ok, t.messages};
 }
 
 TEST(PlanVerifierTest, TheStagedPlanHoldsTogether) {

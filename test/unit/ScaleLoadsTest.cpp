@@ -8,14 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "passes/PlanScaleLoads.h"
 
-#include "frontend/Parser.h"
-#include "frontend/Sema.h"
+#include "TileModule.h"
 #include "ir/Verifier.h"
-#include "support/Diagnostics.h"
 #include "llvm/Support/Casting.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <gtest/gtest.h>
 
@@ -106,16 +101,8 @@ TEST(ScaleLoads, SixBitOneAndThreeSteps) {
 namespace {
 
 std::pair<bool, std::string> verifyScales(const std::function<void(ir::ScaleLoads &)> &breakIt) {
-  auto file = llvm::MemoryBuffer::getFile(TILEC_EXAMPLES_DIR "/gemm_mxfp4_gfx950.tile", /*IsText=*/true);
-  if (!file) return {false, "cannot read the example"};
-  llvm::SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  std::string messages;
-  llvm::raw_string_ostream errs(messages);
-  DiagnosticEngine diags(sm, errs);
-  std::optional<ast::Program> program = parseProgram(id, diags);
-  std::unique_ptr<ir::Module> module = program ? buildIR(*program, nullptr, diags) : nullptr;
-  if (!module) return {false, "sema failed: " + messages};
+  test::TileModule t(TILEC_EXAMPLES_DIR "/gemm_mxfp4_gfx950.tile");
+  if (!t.module) return {false, t.failure};
   unsigned found = 0;
   std::function<void(ir::Body &)> visit = [&](ir::Body &body) {
     for (auto &s : body) {
@@ -126,9 +113,9 @@ std::pair<bool, std::string> verifyScales(const std::function<void(ir::ScaleLoad
       }
     }
   };
-  visit(module->kernels.front()->body);
+  visit(t.module->kernels.front()->body);
   if (found != 1) return {false, "expected one scaled mma"};
-  return {verifyModule(*module, diags), messages};
+  return {verifyModule(*t.module, t.diags), t.messages};
 }
 
 } // namespace
