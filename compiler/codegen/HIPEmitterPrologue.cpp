@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
 
+#include "analysis/KLoopResources.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -16,14 +17,6 @@ using namespace tilec::ir;
 using llvm::formatv;
 
 namespace tilec::hip {
-
-/// Whether a K loop in `body` loads through buffer resources (KLoopPlan::bufferLoads).
-static bool hasKLoopBufferLoads(const Body &body) {
-  return llvm::any_of(body, [](const StmtPtr &s) {
-    auto *f = llvm::dyn_cast<For>(s.get());
-    return f && ((f->plan && f->plan->bufferLoads) || hasKLoopBufferLoads(f->body));
-  });
-}
 
 void KernelEmitter::signatureComment() {
   os << formatv("// {0}: workgroup {1} ({2} wave{3}), one workgroup per {4}{5}.\n", k.name, k.workgroupSize,
@@ -72,7 +65,9 @@ void KernelEmitter::prologue() {
   if (variant == Variant::Vector && !k.bufferLoaded.empty()) {
     line(1) << formatv("// Buffer resources for the masked {0}: a vector outside the tensor is given an out-of-range "
                        "offset and reads zeros (the launcher runs this kernel only for tensors under 2 GiB).\n",
-                       hasKLoopBufferLoads(k.body) ? "K steps" : "loads of the next step");
+                       llvm::any_of(kLoops(k.body), [](const For *f) { return f->plan->bufferLoads; })
+                           ? "K steps"
+                           : "loads of the next step");
     for (const Tensor *tensor : k.bufferLoaded)
       line(1) << formatv("const tilec::Buffer {0}_buf = tilec::make_buffer({0}, {1});\n", tensor->name,
                          tensorBytes(*tensor, "unsigned"));

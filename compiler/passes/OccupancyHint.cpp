@@ -2,10 +2,10 @@
 #include "passes/OccupancyHint.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/KLoopResources.h"
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 #include "passes/UnrollChunks.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include <functional>
 
@@ -28,16 +28,7 @@ bool convertsFp8WithoutMma(const ir::Kernel &k) {
 }
 
 /// Whether `k` has mmas and none of them is in a K loop (attention's loop over K/V blocks).
-bool mmasOnlyInPlainLoops(const ir::Kernel &k) {
-  if (k.accs.empty()) return false;
-  std::function<bool(const ir::Body &)> kLoop = [&](const ir::Body &body) {
-    return llvm::any_of(body, [&](const ir::StmtPtr &s) {
-      auto *f = llvm::dyn_cast<ir::For>(s.get());
-      return f && (f->plan || kLoop(f->body));
-    });
-  };
-  return !kLoop(k.body);
-}
+bool mmasOnlyInPlainLoops(const ir::Kernel &k) { return !k.accs.empty() && kLoops(k.body).empty(); }
 
 } // namespace
 

@@ -5,16 +5,14 @@ exact by construction. Registers are estimates: both figures are printed, and th
 [clang / 2, clang * 2].
 
 usage: compare_resources.py REPORT.json KERNEL.s [--within PERCENT | --within-both PERCENT] [--occupancy] [--no-scratch]
-                            [--criterion [--known-off NAME,...]]
+                            [--criterion]
 The model's VGPR file is its ArchVGPRs aligned to 4 plus its AGPRs, or ArchVGPRs plus accumulators where they are in
 ArchVGPRs (the VGPR form of the MFMAs, "accumulators_in": "arch_vgprs"). With --within, clang's VGPR + AGPR total
 must not exceed the model's by more than PERCENT; with --within-both, the model must also not exceed the compiler's
 by more than PERCENT. With --no-scratch, any scratch (spills) fails. With --occupancy, the model's waves per SIMD must
 equal the compiler's ("; Occupancy: N" in the kernel info the AMDGPU backend prints after each kernel).
 --criterion is the model's criterion (docs/occupancy.md): occupancy equal to the compiler's or the VGPR file within
-10% either way; never under the compiler's by more than 10%; no scratch. A kernel named in --known-off may miss the
-first part only (it must still be over, never under, and without scratch), and must miss it: a known-off kernel that
-meets the criterion fails too, so the list stays true.
+10% either way; never under the compiler's by more than 10%; no scratch.
 """
 import json
 import re
@@ -49,8 +47,7 @@ def criterion(model_total, model_waves, compiler_total, compiler_waves, scratch)
     return (model_waves == compiler_waves or close) and not under and not scratch, under
 
 
-def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False, judge=False,
-         known_off=()):
+def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scratch=False, judge=False):
     report = json.load(open(report_path))
     clang = metadata(open(asm_path).read())
     failed = False
@@ -81,14 +78,9 @@ def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scr
         if judge:
             c_total, waves, c_waves = c["vgpr_count"], k["occupancy"]["waves_per_simd"], c.get("occupancy")
             scratch = c["private_segment_fixed_size"]
-            meets, under = criterion(model_total, waves, c_total, c_waves, scratch)
-            if name in known_off:
-                verdict = ("KNOWN OFF (over)" if not meets and not under and not scratch else
-                           "KNOWN OFF BUT MEETS IT: take it off the list" if meets else "KNOWN OFF AND UNDER OR SPILLS")
-                failed |= verdict != "KNOWN OFF (over)"
-            else:
-                verdict = "meets" if meets else "MISSES"
-                failed |= not meets
+            meets, _ = criterion(model_total, waves, c_total, c_waves, scratch)
+            verdict = "meets" if meets else "MISSES"
+            failed |= not meets
             print(f"  criterion: model {model_total} / {waves} waves, compiler {c_total} / {c_waves} waves, scratch "
                   f"{scratch}: {verdict}")
         if within is not None:
@@ -110,10 +102,6 @@ def main(report_path, asm_path, within=None, occupancy=False, both=False, no_scr
         if not (c["vgpr_count"] / 2 <= model["vgprs"] + model["agprs"] <= c["vgpr_count"] * 2):
             print("  VGPR estimate off by more than a factor of 2")
             failed = True
-    unknown = set(known_off) - {k["name"] for k in kernels}
-    if unknown:
-        print(f"  --known-off names no kernel of the report: {', '.join(sorted(unknown))}")
-        failed = True
     sys.exit(1 if failed else 0)
 
 
@@ -136,9 +124,4 @@ if __name__ == "__main__":
     judge = "--criterion" in args
     if judge:
         args.remove("--criterion")
-    known_off = ()
-    if "--known-off" in args:
-        i = args.index("--known-off")
-        known_off = tuple(args[i + 1].split(","))
-        del args[i:i + 2]
-    main(args[0], args[1], within, occupancy, both, no_scratch, judge, known_off)
+    main(args[0], args[1], within, occupancy, both, no_scratch, judge)
