@@ -17,7 +17,9 @@ bool kLoopWork(const ir::Body &body, double &flops, double &bytes) {
     if (!loop) continue;
     double f = 0, b = 0;
     for (const ir::StmtPtr &inner : loop->body) {
-      if (auto *m = llvm::dyn_cast<ir::MMA>(inner.get())) f += 2.0 * m->acc->rows * m->acc->cols * m->k;
+      // k counts the columns of the LDS operands; a packed MX element (fp4x2, fp6x4) holds several K values.
+      if (auto *m = llvm::dyn_cast<ir::MMA>(inner.get()))
+        f += 2.0 * m->acc->rows * m->acc->cols * m->k * info(m->a->dtype).values;
       if (auto *a = llvm::dyn_cast<ir::Assign>(inner.get()); a && a->value->kind == ir::Value::Kind::Load)
         b += static_cast<double>(a->dst->rows()) * a->dst->cols() * sizeOf(a->dst->dtype);
     }
