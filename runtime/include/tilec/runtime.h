@@ -247,6 +247,51 @@ template <int N, typename T> inline bool rows_aligned(const T *base, int cols, i
   return stride % N == 0 && rows_aligned<N>(base, cols);
 }
 
+/// The elements of an N-element access, loaded or stored one at a time. A vector type is indexed as it is. fp6x4x4,
+/// held as three words, is assembled from (taken apart into) bytes: indexing its words in place, or copying 3-byte
+/// elements into them, kept the access in scratch memory (a store into the middle of a word).
+template <typename T, int N, bool Words = __is_class(vec_t<T, N>)> struct ElementsOf {
+  vec_t<T, N> v;
+  TILEC_DEVICE explicit ElementsOf(vec_t<T, N> value) : v(value) {}
+  TILEC_DEVICE explicit ElementsOf(T fill) : v((vec_t<T, N>)(fill)) {}
+  TILEC_DEVICE void load(int e, const T *p) { v[e] = global_load<T>(p); }
+  TILEC_DEVICE void store(int e, T *p) const { global_store<T>(p, T(v[e])); }
+  TILEC_DEVICE vec_t<T, N> vector() const { return v; }
+};
+template <typename T, int N> struct ElementsOf<T, N, true> {
+  static_assert(sizeof(vec_t<T, N>) == N * sizeof(T) && sizeof(vec_t<T, N>) % 4 == 0, "an access of whole words");
+  unsigned char b[N * sizeof(T)];
+  TILEC_DEVICE explicit ElementsOf(vec_t<T, N> value) {
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(b); ++i) b[i] = value.w[i / 4] >> 8 * (i % 4);
+  }
+  TILEC_DEVICE explicit ElementsOf(T fill) {
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(b); ++i) b[i] = fill.bytes[i % sizeof(T)];
+  }
+  TILEC_DEVICE void load(int e, const T *p) {
+#if defined(TILEC_EMULATOR)
+    emu::check_global(p, sizeof(T), /*isStore=*/false);
+#endif
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T); ++i) b[e * sizeof(T) + i] = p->bytes[i];
+  }
+  TILEC_DEVICE void store(int e, T *p) const {
+#if defined(TILEC_EMULATOR)
+    emu::check_global(p, sizeof(T), /*isStore=*/true);
+#endif
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T); ++i) p->bytes[i] = b[e * sizeof(T) + i];
+  }
+  TILEC_DEVICE vec_t<T, N> vector() const {
+    vec_t<T, N> v;
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(b) / 4; ++j)
+      v.w[j] = b[4 * j] | b[4 * j + 1] << 8 | b[4 * j + 2] << 16 | static_cast<unsigned>(b[4 * j + 3]) << 24;
+    return v;
+  }
+};
+
 /// N consecutive elements of row `row` from column `col`, one element at a time, in rows `stride` elements apart;
 /// elements outside [0, rows) x [0, cols) read as `fill` (zero by default). The path for tensors whose rows are not
 /// vector aligned.
@@ -258,10 +303,12 @@ TILEC_DEVICE vec_t<T, N> load_elements_strided(const T *base, int row, int col, 
     if (row >= 0 && row < rows && col >= 0 && col < cols)
       v = global_load<T>(base + static_cast<long>(row) * stride + col);
   } else {
+    ElementsOf<T, N> elements(fill);
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        v[e] = global_load<T>(base + static_cast<long>(row) * stride + col + e);
+        elements.load(e, base + static_cast<long>(row) * stride + col + e);
+    v = elements.vector();
   }
   return v;
 }
@@ -274,10 +321,12 @@ TILEC_DEVICE vec_t<T, N> load_elements(const T *base, int row, int col, int rows
   if constexpr (N == 1) {
     if (row >= 0 && row < rows && col >= 0 && col < cols) v = global_load<T>(base + static_cast<long>(row) * cols + col);
   } else {
+    ElementsOf<T, N> elements(fill);
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        v[e] = global_load<T>(base + static_cast<long>(row) * cols + col + e);
+        elements.load(e, base + static_cast<long>(row) * cols + col + e);
+    v = elements.vector();
   }
   return v;
 }
@@ -290,10 +339,11 @@ TILEC_DEVICE void store_elements_strided(T *base, int row, int col, int rows, in
     if (row >= 0 && row < rows && col >= 0 && col < cols)
       global_store<T>(base + static_cast<long>(row) * stride + col, v);
   } else {
+    const ElementsOf<T, N> elements(v);
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        global_store<T>(base + static_cast<long>(row) * stride + col + e, T(v[e]));
+        elements.store(e, base + static_cast<long>(row) * stride + col + e);
   }
 }
 
@@ -303,10 +353,11 @@ TILEC_DEVICE void store_elements(T *base, int row, int col, int rows, int cols, 
   if constexpr (N == 1) {
     if (row >= 0 && row < rows && col >= 0 && col < cols) global_store<T>(base + static_cast<long>(row) * cols + col, v);
   } else {
+    const ElementsOf<T, N> elements(v);
 #pragma unroll
     for (int e = 0; e < N; ++e)
       if (row >= 0 && row < rows && col + e >= 0 && col + e < cols)
-        global_store<T>(base + static_cast<long>(row) * cols + col + e, T(v[e]));
+        elements.store(e, base + static_cast<long>(row) * cols + col + e);
   }
 }
 
