@@ -104,16 +104,20 @@ unsigned elementPaths(const ir::Kernel &k, const ir::Value &v) {
 /// (as it does the vector loads), so they are counted as live at once (measured on the GEMM examples: within 10%;
 /// an over-estimate for a copy, whose load and store paths do not overlap). Accumulator stores are left out: they go
 /// one 4-value group at a time.
-/// Registers one A (or B) fragment holds until its MFMA: the instruction's operand (MFMA.h: fp4 4, fp8 8), but 8 for
-/// a 6-bit format, whose 24 bytes arrive as three 8-byte reads into registers of their own before they are the
-/// operand's 6 (gemm_mxfp6_gfx950: LLVM 22 156 VGPRs, the model 139 with 6 per fragment, 155 with 8).
-unsigned fragmentRegisters(const MFMAInstr &instr, bool b) {
-  return instr.scaled && valueBits(b ? instr.b : instr.a) == 6 ? 8 : instr.operandRegisters(b);
+/// Registers one A (or B) fragment of `m` holds until its MFMA: the instruction's operand (MFMA.h: fp4 4, fp8 8), but
+/// 8 for a 6-bit format read from rows, whose 24 bytes arrive as three 8-byte reads into registers of their own before
+/// they are the operand's 6 (gemm_mxfp6_gfx950: LLVM 22 156 VGPRs, the model 139 with 6 per fragment, 155 with 8). A
+/// 6-bit B read with ds_read_b96_tr_b6 lands in the operand's registers, 3 at a time: 6 (gemm_mxfp6_kn_gfx950 at
+/// K steps of 128 values: LLVM 22 195, the model 239 with 8, 223 with 6; the same 2 waves).
+unsigned fragmentRegisters(const ir::MMA &m, bool b) {
+  const MFMAInstr &instr = *m.acc->instr;
+  bool rowReads6 = valueBits(b ? instr.b : instr.a) == 6 && !(b && m.b->transposeReads);
+  return instr.scaled && rowReads6 ? 8 : instr.operandRegisters(b);
 }
 
 /// The registers of one instruction K step's fragments: one A fragment per block row, one B per block column.
-unsigned stepFragmentRegisters(const ir::AccTile &a) {
-  return a.blocksY() * fragmentRegisters(*a.instr, false) + a.blocksX() * fragmentRegisters(*a.instr, true);
+unsigned stepFragmentRegisters(const ir::MMA &m) {
+  return m.acc->blocksY() * fragmentRegisters(m, false) + m.acc->blocksX() * fragmentRegisters(m, true);
 }
 
 unsigned allElementPaths(const ir::Kernel &k, const ir::Body &body) {
@@ -183,7 +187,7 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // ahead as far as the target's table says (Target::plainLoopFragmentSteps).
       unsigned ahead = loop && !loop->plan ? w.target->plainLoopFragmentSteps : 4u;
       unsigned steps = staged ? std::min(kSteps + 1, 3u) : std::min(kSteps, ahead);
-      n = stepFragmentRegisters(a) * steps;
+      n = stepFragmentRegisters(*m) * steps;
       // A B fragment read transposed in two or more parts is put together from them while the next parts arrive: a
       // fragment's copy per block column (staged: gemm_f16_kn_gfx950, LLVM 22 148 VGPRs, the model 133 without it;
       // the scaled ones: gemm_mxfp4_kn_gfx950 160, 153 without it; mx_mixed.tile's mix_f4f8kn 190, 181 without it;
@@ -191,12 +195,15 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // It over-counts where a step has one instruction K step and many block columns (test/Emulator/mx-gemm.test's
       // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves).
       if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
-        n += a.blocksX() * fragmentRegisters(*a.instr, true);
+        n += a.blocksX() * fragmentRegisters(*m, true);
       // A scaled mma: its scale chunks per block row and column (ir::ScaleLoads::registersPerRow), read from LDS with
       // the fragments (staged through LDS) or loaded by the lane; twice where the next step's are live during this
       // step's MFMAs: a staged step (read after its barrier), or lane-loaded ones in a depth-2 loop without an ordered
       // step (the next step's loads come first). (Before the chunks, one byte register per fragment and instruction
       // K step, and a second for 6-bit operands, were fitted on seed 1 of test/Differential.)
+      // An f8f6f4 mma without block scales: its unit scale (E8M0 127) in one register, since LLVM takes the scale
+      // operands from VGPRs only.
+      if (a.instr->scaled && !m->scaleA) n += 1;
       if (m->scaleA) {
         const ir::KLoopPlan *p = loop ? loop->plan.get() : nullptr;
         bool nextLive = m->scaleLoads.ldsA ? staged
@@ -364,14 +371,13 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
     if (const auto &s = f->plan->schedule; s && s->kSteps > 2 && !staged) {
       const ir::MMA &m = *f->plan->mmas.front();
       unsigned fragments = (s->kSteps - 2) * (m.acc->blocksY() + m.acc->blocksX());
-      const MFMAInstr &instr = *m.acc->instr;
-      unsigned perStep = stepFragmentRegisters(*m.acc);
+      unsigned perStep = stepFragmentRegisters(m);
       // The element paths at row ends run only in the masked loop, never beside the main loop's fragments: only
       // what exceeds them counts (gemm_f16_unaligned: clang-19 94 ArchVGPRs, 16 + 16 would give 105).
       unsigned extra = (s->kSteps - 2) * perStep;
       // "N x R" where A's and B's fragments are as wide, else the registers alone (an MX GEMM of two formats).
-      std::string times = fragmentRegisters(instr, false) == fragmentRegisters(instr, true)
-                              ? formatv("{0} x {1}", fragments, fragmentRegisters(instr, false)).str()
+      std::string times = fragmentRegisters(m, false) == fragmentRegisters(m, true)
+                              ? formatv("{0} x {1}", fragments, fragmentRegisters(m, false)).str()
                               : formatv("{0} registers", extra).str();
       // Where the target's compiler holds no more than the step's fragments (Target.h: for the unscaled 32 x 32
       // MFMAs), the item counts only those the widest statement (up to 4 instruction K steps, scan()) left out.
