@@ -88,13 +88,21 @@ class MFMATable:
         if not self.plain or not self.scaled or not self.format_bits:
             sys.exit(f"kloop: no MFMA, scaled MFMA or MX format rows found in {mfma_cpp}")
 
+    @staticmethod
+    def scaled_form(mnemonic):
+        """The scaled row of an unscaled f8f6f4 opcode (v_mfma_f32_32x32x64_f8f6f4: what LLVM selects for the scaled
+        intrinsic with both scales the constant 0, as Triton emits fp8 products on gfx950): the same passes."""
+        m = re.fullmatch(r"v_mfma_f32_(\w+_f8f6f4)", mnemonic)
+        return f"v_mfma_scale_f32_{m.group(1)}" if m else mnemonic
+
     def knows(self, mnemonic):
-        return mnemonic in self.plain or mnemonic in self.scaled
+        return mnemonic in self.plain or self.scaled_form(mnemonic) in self.scaled
 
     def passes(self, mnemonic, ins):
         """True passes of one MFMA instruction (its text, for the scaled forms' cbsz / blgp)."""
         if mnemonic in self.plain:
             return self.plain[mnemonic]
+        mnemonic = self.scaled_form(mnemonic)
         fields = [re.search(rf"\b{f}:(\d+)", ins) for f in ("cbsz", "blgp")]
         a, b = (int(m.group(1)) if m else 0 for m in fields)  # a field left out of the text is 0: fp8
         eight_bit = self.format_bits.get(a) == 8 or self.format_bits.get(b) == 8

@@ -331,6 +331,15 @@ void KernelEmitter::mmaProducts(const MMA &m, const std::string &step, unsigned 
   line(d) << formatv("for (int bi = {0}; bi < {1}; ++bi)\n", rowFrom, rowTo);
   if (a.blocksX() > 1) line(d + 1) << "#pragma unroll\n";
   line(d + 1) << formatv("for (int bj = 0; bj < {0}; ++bj)\n", a.blocksX());
+  if (swapped.scaled && !m.scaleA) {
+    // The f8f6f4 instruction without block scales: both scales E8M0 127 = 1.0 (tilec::e8m0_one), opsel 0. A register
+    // holds it (LLVM takes the scale operands from VGPRs only); zero scales would select the unscaled opcode, but a
+    // zero E8M0 byte means 2^-127 wherever the instruction reads one.
+    line(d + 2) << formatv("{0}[bi][bj] = {1}(b_frag{2}[bj], a_frag{2}[bi], {0}[bi][bj], {3}, {4}, 0, "
+                           "tilec::e8m0_one, 0, tilec::e8m0_one);\n",
+                           a.name, swapped.builtin, step, swapped.codeB, swapped.codeA);
+    return;
+  }
   if (swapped.scaled) {
     // Swapped operands: B's fragment is the instruction's A (cbsz = B's format, scale_a = B's scale), A's its B.
     const ScaleLoads::Select &sel = m.scaleLoads.select.at(static_cast<size_t>(j));

@@ -200,7 +200,7 @@ ir::StmtPtr KernelSema::mmaProduct(const ast::AssignStmt &s, ir::AccTile &acc) {
   gemm.mmas.push_back({a, b, nk, loops.empty() || !s.accumulate ? nullptr : loops.back().stmt, call->range,
                        call->args[0]->range,
                        call->args[1]->range});
-  if (acc.scaled) {
+  if (acc.scaled && scales[0]) {
     auto &m = cast<ir::MMA>(*mma);
     m.scaleA = scales[0];
     m.scaleB = scales[1];
@@ -258,14 +258,16 @@ bool KernelSema::mmaScales(const ast::CallExpr &call, const ir::AccTile &acc, co
     st.isRead = true;
     out[which] = &st;
   }
-  if (acc.scaled && ok)
-    for (int which = 0; which < 2; ++which)
-      if (!out[which]) {
-        diags.error(call.range, formatv("{0} multiplies block-scaled operands: give mma {1} = (an e8m0 tensor "
-                                        "[{2}, K / 32])", acc.scaled->name, kNames[which], which == 0 ? "M" : "N"));
-        ok = false;
-      }
-  if (acc.scaled && ok && loops.empty()) {
+  // Without scale_a and scale_b the f8f6f4 instruction multiplies its operands unscaled (both scales 1.0): gfx950's
+  // fp8 at twice the rate of v_mfma_f32_32x32x16_fp8 (docs/mx.md). One scale alone is an error.
+  if (acc.scaled && ok && (out[0] != nullptr) != (out[1] != nullptr)) {
+    int missing = out[0] ? 1 : 0;
+    diags.error(call.range, formatv("{0} multiplies block-scaled operands: give mma {1} = (an e8m0 tensor [{2}, K / "
+                                    "32]) beside {3}, or neither for unscaled operands",
+                                    acc.scaled->name, kNames[missing], missing == 0 ? "M" : "N", kNames[1 - missing]));
+    ok = false;
+  }
+  if (acc.scaled && ok && out[0] && loops.empty()) {
     diags.error(call.range, formatv("a scaled mma reads its scales at the K loop's variable: put it in the loop over "
                                     "K ('for k in 0 .. K step ...')"));
     ok = false;

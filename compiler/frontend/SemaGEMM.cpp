@@ -188,6 +188,23 @@ void noteSkipped(const MFMAInstr &chosen, const MFMAInstr &preferred, const ir::
                          chosen.name, acc.name, preferred.name, broken.front().fragment, why));
 }
 
+/// An 8-bit float MFMA (fp8/bf8 operands) on a target with the f8f6f4 instructions: those take the same operands
+/// at twice the products per pass, unscaled when the mma gives no scales. A note, once per accumulator (its first
+/// mma): the choice stays the user's.
+void noteFasterFp8(const MFMAInstr &ins, const ir::AccTile &acc, llvm::SMRange at, const Target &target,
+                   DiagnosticEngine &diags) {
+  if (ins.scaled || !isFp8(ins.a) || !isFp8(ins.b)) return;
+  const ScaledMFMAInstr *f8f6f4 =
+      lookupScaledMFMA(ins.m == 32 ? "v_mfma_scale_f32_32x32x64_f8f6f4" : "v_mfma_scale_f32_16x16x128_f8f6f4");
+  if (!f8f6f4 || !f8f6f4->availableOn(target) || ins.n != f8f6f4->n) return;
+  unsigned passes = ins.cycles / 4, fastPasses = scaledCycles(*f8f6f4, MXFormat::FP8, MXFormat::FP8) / 4;
+  if (f8f6f4->k * passes != 2 * ins.k * fastPasses) return; // the note's "twice", from the tables
+  diags.note(at, formatv("acc {0}: {1} multiplies {2} K values in {3} passes on {4}; {5} multiplies {6} in {7}, "
+                         "twice the products per pass, and without scale_a and scale_b its operands are unscaled: "
+                         "'mfma {5}' (docs/mx.md)",
+                         acc.name, ins.name, ins.k, passes, target.name, f8f6f4->name, f8f6f4->k, fastPasses));
+}
+
 } // namespace
 
 bool sema::chooseAuto(ir::AccTile &acc, const ir::LdsBuffer &a, const ir::LdsBuffer &b, bool bIsNK, llvm::SMRange at,
@@ -283,6 +300,7 @@ ir::StmtPtr sema::makeMMA(const ast::AssignStmt &stmt, ir::AccTile &acc, ir::Lds
   }
   if (!acc.instr && !chooseAuto(acc, a, b, bIsNK, stmt.range, target, state, diags)) return nullptr;
   const MFMAInstr &ins = *acc.instr;
+  noteFasterFp8(ins, acc, stmt.range, target, diags);
   if (packedKN && !b.transposeReadRows(b.cols + b.pad)) {
     // Only a transposing read turns N-packed values into K values (every target with a scaled MFMA has those of 4-
     // and 6-bit values: test/unit/TargetTest.cpp), and each lane's read must stay aligned

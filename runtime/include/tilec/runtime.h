@@ -194,6 +194,10 @@ TILEC_DEVICE i32x8 concat(i32x2 a, i32x2 b, i32x2 c, i32x2 d) {
 /// ds_read_b96_tr_b6: 32 six-bit values).
 TILEC_DEVICE i32x8 concat(i32x3 lo, i32x3 hi) { return i32x8{lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 0, 0}; }
 
+/// The E8M0 code of 1.0 (2^(127 - 127)): the scale operands of an f8f6f4 MFMA whose mma has no block scales (an fp8
+/// GEMM on gfx950 at the f8f6f4 instructions' rate).
+constexpr unsigned e8m0_one = 127;
+
 /// One E8M0 block scale of a scaled MFMA, in the low byte of the lane's scale register: element (row, col) of the
 /// rows x cols scale tensor `s` (rows `stride` bytes apart), or 127 (2^0) outside it, where the operands read zeros.
 /// Outside, it reads the tensor's first byte and discards it: a select, not an exec branch around the load.
