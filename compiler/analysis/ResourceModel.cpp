@@ -193,8 +193,13 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // the scaled ones: gemm_mxfp4_kn_gfx950 160, 153 without it; mx_mixed.tile's mix_f4f8kn 190, 181 without it;
       // seed 1 of test/Differential, its MX GEMMs on gfx950: 139 of 166 kernels meet the criterion, 132 without it).
       // It over-counts where a step has one instruction K step and many block columns (test/Emulator/mx-gemm.test's
-      // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves).
-      if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1)
+      // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves). Measured on operands of up
+      // to 4 registers; an 8-register fp8 operand of the f8f6f4 instructions, four ds_read_b64_tr_b8 each, is read
+      // straight into place (examples/gemm_fp8_kn_gfx950.tile: LLVM 22 202, the model 234 with the copy, 218
+      // without; gemm_mxfp8_gfx950 with B given K x N, mx.md's table: 204 against 228 with it), as is a 6-bit one,
+      // two ds_read_b96_tr_b6 (gemm_mxfp6_kn_gfx950: LLVM 22 195, the model 223 with the copy, 211 without).
+      if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1 &&
+          fragmentRegisters(*m, true) <= 4)
         n += a.blocksX() * fragmentRegisters(*m, true);
       // A scaled mma: its scale chunks per block row and column (ir::ScaleLoads::registersPerRow), read from LDS with
       // the fragments (staged through LDS) or loaded by the lane; twice where the next step's are live during this
