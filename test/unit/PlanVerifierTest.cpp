@@ -18,7 +18,8 @@ using namespace tilec;
 
 namespace {
 
-/// Plans staged-fp8-k64.tile, applies `breakIt` to its K loop's plan and returns verifyPlans' answer and messages.
+/// Plans staged-fp8-k64.tile, applies `breakIt` to its K loop's plan and returns verifyPlans' answer and messages
+/// (only the verifier's: building the IR notes that gfx950 has a faster fp8 instruction than the file names).
 std::pair<bool, std::string> check(const std::function<void(ir::KLoopPlan &)> &breakIt) {
   test::TileModule t(TILEC_TEST_DIR "/Resources/Inputs/staged-fp8-k64.tile");
   if (!t.module) return {false, t.failure};
@@ -28,8 +29,9 @@ std::pair<bool, std::string> check(const std::function<void(ir::KLoopPlan &)> &b
   if (!verifyModule(module, diags) || !planPipelines(module, diags)) return {false, "planning failed: " + t.messages};
   for (auto &s : module.kernels.front()->body)
     if (auto *f = llvm::dyn_cast<ir::For>(s.get()); f && f->plan) breakIt(*f->plan);
+  size_t before = t.messages.size();
   bool ok = verifyPlans(module, diags);
-  return {ok, t.messages};
+  return {ok, t.messages.substr(before)};
 }
 
 TEST(PlanVerifierTest, TheStagedPlanHoldsTogether) {
