@@ -193,13 +193,14 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // the scaled ones: gemm_mxfp4_kn_gfx950 160, 153 without it; mx_mixed.tile's mix_f4f8kn 190, 181 without it;
       // seed 1 of test/Differential, its MX GEMMs on gfx950: 139 of 166 kernels meet the criterion, 132 without it).
       // It over-counts where a step has one instruction K step and many block columns (test/Emulator/mx-gemm.test's
-      // 16 x 16 bf6 K x N: LLVM 22 221, the model 249, 217 without it; the same waves). An operand of more than 4
-      // registers of the 32 x 32 f8f6f4 form, or a 6-bit one, is read straight into place: gemm_fp8_kn_gfx950 (fp8,
-      // four ds_read_b64_tr_b8 a fragment) LLVM 22 202, the model 234 with the copy, 218 without;
-      // gemm_mxfp6_kn_gfx950 (two ds_read_b96_tr_b6) 195, 223 and 211. The 16 x 16 form's 8-bit one is not (seed
-      // 20261123 of test/Differential, k0044, bf8 B of 16x16x128: 144, the model 131 with the copy, 123 without).
+      // 16 x 16 bf6 K x N at one instruction K step a step: LLVM 22 221, the model 249, 217 without it; the same
+      // waves; at two, staged, 215 against 217 with it and 193 without). An operand of more than 4 registers of the
+      // 32 x 32 f8f6f4 form is read straight into place: gemm_fp8_kn_gfx950 (fp8, four ds_read_b64_tr_b8 a fragment)
+      // LLVM 22 202, the model 234 with the copy, 218 without; gemm_mxfp6_kn_gfx950 (two ds_read_b96_tr_b6) 195, 223
+      // and 211. The 16 x 16 form's is not (seed 20261123 of test/Differential, k0044, bf8 B of 16x16x128: 144, the
+      // model 131 with the copy, 123 without).
       const unsigned bRegisters = fragmentRegisters(*m, true);
-      bool inPlace = bRegisters > 4 && (a.instr->m == 32 || valueBits(a.instr->b) == 6);
+      bool inPlace = bRegisters > 4 && a.instr->m == 32;
       if (m->b->transposeReads && transposeReadsOf(operandView(*a.instr, true), *m->b).count > 1 && !inPlace)
         n += a.blocksX() * bRegisters;
       // A scaled mma: its scale chunks per block row and column (ir::ScaleLoads::registersPerRow), read from LDS with
