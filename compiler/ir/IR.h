@@ -116,6 +116,12 @@ struct LdsBuffer {
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
   unsigned swizzleFrom = 0, swizzleMask = 0, swizzleShift = 0;
+  /// Set by the same pass for a buffer that only register tiles write and read (no mma fragment reads it): in
+  /// (placed) row r, the 16-byte chunk j of the stored columns is placed at chunk j ^ (((r >> colXorFrom) &
+  /// colXorMask) << colXorShift); colXorMask 0 keeps every column in place. Every access tilec emits to such a
+  /// buffer is at most 16 bytes and aligned to its width, so it stays inside one chunk and contiguous.
+  unsigned colXorFrom = 0, colXorMask = 0, colXorShift = 0;
+  static constexpr unsigned kXorChunkBytes = 16;
   SMRange loc;
   std::optional<SMRange> padLoc; ///< the `pad` literal, when the declaration has one
   /// False for a buffer no statement uses (Sema warns): the emitted code does not declare it, so it takes no LDS.
@@ -126,6 +132,13 @@ struct LdsBuffer {
   bool swizzled() const { return swizzleMask != 0; }
   /// Where stored row r is placed (r itself unless the rows are swizzled).
   unsigned placedRow(unsigned r) const { return r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); }
+  bool colXorred() const { return colXorMask != 0; }
+  /// Elements of one 16-byte chunk that the column XOR permutes.
+  unsigned xorChunkElements() const { return kXorChunkBytes / sizeOf(dtype); }
+  /// Where column `col` of (placed) row `row` is placed (col itself unless the columns are XORed).
+  uint64_t placedCol(uint64_t row, uint64_t col) const {
+    return col ^ (((row >> colXorFrom) & colXorMask) << colXorShift) * xorChunkElements();
+  }
   /// Bytes of a stored row of `rowPitch` elements (a trial pad's, in the bank model's pad search), and of this
   /// buffer's rows.
   unsigned rowBytes(unsigned rowPitch) const {
@@ -136,7 +149,7 @@ struct LdsBuffer {
   uint64_t byteOffset(uint64_t row, uint64_t col, unsigned rowPitch) const {
     if (slotted())
       return row * rowBytes(rowPitch) + col / kSlotElements * kSlotBytes + col % kSlotElements * sizeOf(dtype);
-    return (row * rowPitch + col) * sizeOf(dtype);
+    return (row * rowPitch + placedCol(row, col)) * sizeOf(dtype);
   }
   /// Bytes of one stage.
   unsigned stageBytes() const { return storedRows() * rowBytes(); }
