@@ -418,7 +418,8 @@ bool tilec::verifyLdsLayouts(const Module &module, DiagnosticEngine &diags) {
         fail("columns XORed in a buffer that is not only register tiles'");
       unsigned bytes = b->storedCols() * sizeOf(b->dtype), chunks = bytes / LdsBuffer::kXorChunkBytes;
       unsigned span = (b->colXorMask + 1) << b->colXorShift;
-      if (bytes % LdsBuffer::kXorChunkBytes || (b->colXorMask & (b->colXorMask + 1)) || chunks % span)
+      if (LdsBuffer::kXorChunkBytes % sizeOf(b->dtype) || bytes % LdsBuffer::kXorChunkBytes ||
+          (b->colXorMask & (b->colXorMask + 1)) || chunks % span)
         fail("a column XOR that moves a chunk out of its row");
     }
   return ok;

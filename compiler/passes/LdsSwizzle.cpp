@@ -109,7 +109,9 @@ std::vector<Swizzle> rowCandidates(const Kernel &k, const LdsBuffer &b) {
 std::vector<Swizzle> colCandidates(const Kernel &k, const LdsBuffer &b) {
   std::vector<Swizzle> out;
   unsigned rowBytes = b.storedCols() * sizeOf(b.dtype), chunks = rowBytes / LdsBuffer::kXorChunkBytes;
-  if (b.slotted() || b.transposeReads || rowBytes % LdsBuffer::kXorChunkBytes || !tilesOnly(k.body, b)) return out;
+  if (b.slotted() || b.transposeReads || LdsBuffer::kXorChunkBytes % sizeOf(b.dtype) ||
+      rowBytes % LdsBuffer::kXorChunkBytes || !tilesOnly(k.body, b))
+    return out; // a chunk of whole elements, whole chunks a row
   unsigned rowBits = log2Ceil(b.storedRows());
   for (unsigned width = 1; width <= 4; ++width)
     for (unsigned shift = 0; chunks % (1u << (width + shift)) == 0; ++shift)
