@@ -32,8 +32,10 @@ namespace tilec {
 void chooseLdsSwizzles(ir::Module &module);
 
 /// The LDS cycles per wave (and their ideal) of every access of buffer `index` of `kernel` with `pads` (one per
-/// buffer) in place of the declared pads, under the layout this pass would choose with them; the kernel is left as it
-/// was. std::nullopt when no access of the buffer is costed. What the bank-conflict warning's pad search compares.
+/// buffer) in place of the declared pads, under the layout this pass would choose with them; for an mma operand (whose
+/// search is costly) the better of no swizzle and the one chosen for the declared pad, at most the pass's figure.
+/// The kernel is left as it was. std::nullopt when no access of the buffer is costed. What the bank-conflict
+/// warning's pad search compares.
 std::optional<std::pair<unsigned, unsigned>> ldsCyclesWithPads(ir::Kernel &kernel, const Target &target,
                                                               unsigned index, const std::vector<unsigned> &pads);
 
