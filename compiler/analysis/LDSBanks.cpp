@@ -364,15 +364,6 @@ std::string laneRanges(uint64_t mask) {
   return out;
 }
 
-/// Cycles and ideal of every access of buffer `index` with `pads`.
-std::pair<unsigned, unsigned> bufferCycles(const ir::Kernel &kernel, const Target &target, unsigned index,
-                                           const std::vector<unsigned> &pads) {
-  unsigned cycles = 0, ideal = 0;
-  for (const LdsAccessCost &c : ldsAccessCosts(kernel, target, &pads, kernel.ldsBuffers[index].get()))
-    cycles += c.cycles, ideal += c.ideal;
-  return {cycles, ideal};
-}
-
 /// The mma statements of `body` that read `b`.
 void mmasReading(const ir::Body &body, const ir::LdsBuffer &b, std::vector<const ir::MMA *> &out) {
   for (const ir::StmtPtr &s : body) {
@@ -402,7 +393,8 @@ bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuf
 
 } // namespace
 
-void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags) {
+void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags,
+                                LdsCyclesWithPads cyclesWithPads) {
   std::vector<LdsAccessCost> costs = ldsAccessCosts(kernel, target);
   std::vector<unsigned> pads;
   for (const auto &l : kernel.ldsBuffers) pads.push_back(l->pad);
@@ -414,19 +406,36 @@ void sema::warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, 
       if (c.buffer == &b && !c.conflictFree() && (!worst || c.cycles - c.ideal > worst->cycles - worst->ideal))
         worst = &c;
     if (!worst) continue;
-    auto [cycles, ideal] = bufferCycles(kernel, target, i, pads);
+    // The chosen layout's cycles: every access of the buffer as costed above.
+    unsigned cycles = 0, ideal = 0;
+    for (const LdsAccessCost &c : costs)
+      if (c.buffer == &b) cycles += c.cycles, ideal += c.ideal;
     // The smallest pad with the fewest cycles; one bank row of the widest bank set covers every distinct pattern.
     // Pads past 64 banks of bytes repeat a pattern: 64 x bank bytes / gcd(size, that) pads cover them all (a 3-byte
     // element's 256 pads, not 256 / 3).
     unsigned size = sizeOf(b.dtype), bankRow = 64 * target.ldsBankBytes,
              span = bankRow / std::gcd(size, bankRow);
-    unsigned bestPad = b.pad, bestCycles = cycles, bestIdeal = ideal;
+    // Each pad's ideal (its access widths; no layout moves it) bounds what the passes' layout can do with it, so
+    // the costly search of that layout runs only where the bound beats the best so far: the pads of the lowest
+    // ideal first, the smallest of equal cost winning.
+    std::vector<std::pair<unsigned, unsigned>> trials; // (ideal, pad)
     for (unsigned pad = 0; pad < span; ++pad) {
       if (pad == b.pad || !padAllowed(kernel, target, b, pad)) continue;
       std::vector<unsigned> trial = pads;
       trial[i] = pad;
-      auto [c, id] = bufferCycles(kernel, target, i, trial);
-      if (c < bestCycles) bestPad = pad, bestCycles = c, bestIdeal = id;
+      unsigned bound = 0;
+      for (const LdsAccessCost &c : ldsAccessCosts(kernel, target, &trial, &b)) bound += c.ideal;
+      trials.push_back({bound, pad});
+    }
+    llvm::sort(trials);
+    unsigned bestPad = b.pad, bestCycles = cycles, bestIdeal = ideal;
+    for (auto [bound, pad] : trials) {
+      if (bound > bestCycles || (bound == bestCycles && (bestPad == b.pad || pad > bestPad))) continue;
+      std::vector<unsigned> trial = pads;
+      trial[i] = pad;
+      std::optional<std::pair<unsigned, unsigned>> c = cyclesWithPads(i, trial);
+      if (c && (c->first < bestCycles || (c->first == bestCycles && bestPad != b.pad && pad < bestPad)))
+        bestPad = pad, bestCycles = c->first, bestIdeal = c->second;
     }
     if (bestPad == b.pad) continue; // no pad does better: only a swizzle would
     const BankCost &w = worst->worst;

@@ -5,13 +5,15 @@
 // has the model (per-lane byte addresses of one instruction -> cycles against the ideal, with the worst bank) and
 // applies it to what tilec emits for `lds = tile` writes and for the fragment reads of `acc += mma(..)`, using the same
 // address formulas as the HIP emitter (row * pitch + column, pitch = stored columns + pad). Sema uses it to warn about
-// a pad whose accesses conflict when another pad would not; the report lists every access with its cost.
+// a pad whose accesses conflict when another pad would not; the report lists every access with its cost. Every address
+// goes through LdsBuffer::byteOffset, so a buffer's column XOR (passes/LdsSwizzle.h) is costed as emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_LDSBANKS_H
 #define TILEC_LDSBANKS_H
 
 #include "ir/IR.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "support/Diagnostics.h"
 #include "target/Target.h"
 #include <cstdint>
@@ -97,10 +99,17 @@ std::vector<LdsAccessCost> ldsAccessCosts(const ir::Kernel &kernel, const Target
 std::string ldsInstructionName(bool write, unsigned bytes);
 
 namespace sema {
-/// Warns at the pad (or the name) of each LDS buffer whose emitted writes or fragment reads have bank conflicts when
-/// another pad that keeps the fragment reads aligned costs fewer cycles: the conflicting access with its lanes, banks
-/// and conflict degree, and the pad that avoids it.
-void warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags);
+/// LDS cycles per wave (and their ideal) of every access of buffer `index` of a kernel with `pads` (one per buffer) in
+/// place of the declared pads, under the layout the passes would choose with them (passes/LdsSwizzle.h,
+/// ldsCyclesWithPads); std::nullopt when nothing of it is costed.
+using LdsCyclesWithPads =
+    llvm::function_ref<std::optional<std::pair<unsigned, unsigned>>(unsigned index, const std::vector<unsigned> &pads)>;
+/// Warns at the pad (or the name) of each LDS buffer whose emitted writes or reads have bank conflicts, in the layout
+/// the passes chose, when another pad that keeps the fragment reads aligned costs fewer cycles in the layout they
+/// would choose with it (`cyclesWithPads`): the conflicting access with its lanes, banks and conflict degree, and the
+/// pad that avoids it. Run after the LDS swizzle pass.
+void warnLdsBankConflicts(const ir::Kernel &kernel, const Target &target, DiagnosticEngine &diags,
+                          LdsCyclesWithPads cyclesWithPads);
 } // namespace sema
 
 } // namespace tilec

@@ -30,7 +30,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                          : formatv("{0} = {1}: {2}.", w.dst->name, w.src->name, w.src->madeFor).str())
               << "\n";
   if (unsigned run = b.transposedRun(l); run > 1) return transposedRunWrite(w, run, p, depth);
-  if (b.transposed) swizzleComment(b, depth);
+  if (b.transposed || b.colXorred()) swizzleComment(b, depth);
   if (l.rowsPerLane > 1) line(depth) << "#pragma unroll\n";
   line(depth) << formatv("for (int i = 0; i < {0}; ++i) {{\n", l.rowsPerLane);
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
@@ -45,26 +45,31 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                lds(b, true), b.pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotElements,
                                w.src->name);
   } else if (chunk == l.vec && !b.transposed) {
-    line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col, {3}[i]);\n", vecType(b.dtype, l.vec),
-                               lds(b, true), b.pitch(), w.src->name);
+    line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + {4}, {3}[i]);\n", vecType(b.dtype, l.vec),
+                               lds(b, true), b.pitch(), w.src->name, storedCol(b, "row", "col"));
   } else if (chunk > 1) {
     line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
                                b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
     line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
-    line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + col + part, tilec::slice<{4}>({3}[i], part));\n",
-                               vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk);
+    line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + {5} + part, tilec::slice<{4}>({3}[i], "
+                               "part));\n",
+                               vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk,
+                               storedCol(b, "row", "col"));
   } else if (l.vec == 1) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col", false)).str()
-                                            : formatv("row * {0} + col", b.pitch()).str(),
+                               b.transposed ? formatv("{1} * {0} + {2}", b.pitch(), storedRow(b, "col", false),
+                                                      storedCol(b, "col", "row")).str()
+                                            : formatv("row * {0} + {1}", b.pitch(), storedCol(b, "row", "col")).str(),
                                w.src->name);
   } else {
     line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
     line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i][e]);\n", info(b.dtype).cppType, lds(b, true),
-                               b.transposed ? formatv("{1} * {0} + row", b.pitch(), storedRow(b, "col + e", true)).str()
-                                            : formatv("row * {0} + col + e", b.pitch()).str(),
+                               b.transposed ? formatv("{1} * {0} + {2}", b.pitch(), storedRow(b, "col + e", true),
+                                                      storedCol(b, "col + e", "row")).str()
+                                            : formatv("row * {0} + {1} + e", b.pitch(), storedCol(b, "row", "col"))
+                                                  .str(),
                                w.src->name);
   }
   line(depth) << "}\n";
@@ -87,7 +92,7 @@ void KernelEmitter::ldsRead(const LdsRead &r, unsigned depth) {
   std::string step = l.pattern == Pattern::ThreadRaked ? "i" : formatv("i * {0}", l.laneRows).str();
   line(depth + 1) << formatv("const int row = {0};\n", sum({p.row, step}));
   line(depth + 1) << formatv("const int col = {0};\n", p.col);
-  std::string at = formatv("{0} * {1} + col", storedRow(b, "row", false), b.pitch());
+  std::string at = formatv("{0} * {1} + {2}", storedRow(b, "row", false), b.pitch(), storedCol(b, "row", "col"));
   std::string dst = r.dst->name + "[i]";
   if (chunk == l.vec) {
     line(depth + 1) << formatv("{0} = tilec::lds_load<{1}>({2}, {3});\n", dst, vecType(b.dtype, l.vec), lds(b, false),
@@ -131,8 +136,9 @@ void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const La
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
   }
   line(depth + (l.vec > 1 ? 2 : 1))
-      << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + row, {0}{{{4}});\n", type, lds(b, true),
-                 storedRow(b, l.vec > 1 ? "col + e" : "col", l.vec > 1), b.pitch(), values);
+      << formatv("tilec::lds_store<{0}>({1}, {2} * {3} + {5}, {0}{{{4}});\n", type, lds(b, true),
+                 storedRow(b, l.vec > 1 ? "col + e" : "col", l.vec > 1), b.pitch(), values,
+                 storedCol(b, l.vec > 1 ? "col + e" : "col", "row"));
   line(depth) << "}\n";
 }
 
@@ -147,7 +153,19 @@ std::string KernelEmitter::storedRow(const LdsBuffer &b, const std::string &row,
   return formatv("({0}(col + (e & ~{1})) + (e & {1}))", fn, low).str();
 }
 
+/// The placed column of element `col` of stored row `row` in `b`: itself, or tilec::xor_column of it. A buffer whose
+/// columns are XORed has no row swizzle (ir/Verifier.h), so `row` is where the row is placed.
+std::string KernelEmitter::storedCol(const LdsBuffer &b, const std::string &row, const std::string &col) const {
+  if (!b.colXorred()) return col;
+  return formatv("tilec::xor_column<{0}, {1}, {2}, {3}>({4}, {5})", b.colXorFrom, b.colXorMask, b.colXorShift,
+                 b.xorChunkElements(), row, col).str();
+}
+
 void KernelEmitter::swizzleComment(const LdsBuffer &b, unsigned depth) {
+  if (b.colXorred())
+    line(depth) << formatv("// {0}'s columns are XORed (the LDS swizzle pass, for its banks): in row r, chunk j of {1} "
+                           "elements (16 B) is placed at j ^ (((r >> {2}) & {3}) << {4}).\n",
+                           b.name, b.xorChunkElements(), b.colXorFrom, b.colXorMask, b.colXorShift);
   if (!b.swizzled()) return;
   line(depth) << formatv("// {0}'s stored rows are swizzled (the LDS swizzle pass, for its banks): row r is placed "
                          "at r ^ (((r >> {1}) & {2}) << {3}).\n",

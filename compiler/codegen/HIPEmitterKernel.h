@@ -138,6 +138,7 @@ private:
   void mma(const MMA &m, unsigned depth);
   void mmaHeader(const MMA &m, unsigned depth);
   std::string storedRow(const LdsBuffer &b, const std::string &row, bool inVector) const;
+  std::string storedCol(const LdsBuffer &b, const std::string &row, const std::string &col) const;
   void swizzleComment(const LdsBuffer &b, unsigned depth);
   void mmaFragmentReads(const MMA &m, const std::string &step, unsigned depth);
   void kLane(const MFMAInstr &ins, unsigned depth);

@@ -151,3 +151,20 @@ std::string MFMALoop::body() const {
   for (const std::string &inst : instructions) text += inst + "\n";
   return text;
 }
+
+std::vector<std::string> tilec::kernelInstructions(llvm::StringRef assembly, llvm::StringRef name) {
+  std::vector<std::string> out;
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  assembly.split(lines, '\n');
+  bool inside = false;
+  for (llvm::StringRef line : lines) {
+    if (size_t at = line.find("; -- Begin function "); at != llvm::StringRef::npos) {
+      inside = line.substr(at + 20).trim() == name;
+      continue;
+    }
+    if (inside && line.contains("; -- End function")) break;
+    if (!inside) continue;
+    if (llvm::StringRef inst = instructionOf(line); !inst.empty()) out.push_back(inst.str());
+  }
+  return out;
+}

@@ -52,6 +52,10 @@ struct MFMALoop {
 /// The K loop of each kernel of `assembly` that has one.
 std::vector<MFMALoop> findMFMALoops(llvm::StringRef assembly);
 
+/// The instructions of kernel `name` in `assembly`, as written (labels, directives and comments dropped); empty when
+/// the kernel is not there.
+std::vector<std::string> kernelInstructions(llvm::StringRef assembly, llvm::StringRef name);
+
 } // namespace tilec
 
 #endif

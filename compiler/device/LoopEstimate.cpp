@@ -88,8 +88,8 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
   e.busy = cyclesPerIteration > 0 ? e.mfmaPasses / cyclesPerIteration : 0;
   double simds = static_cast<double>(target.simdsPerCU) * target.computeUnits;
   e.peakTflops = peakFlopsPerClockPerSimd * simds * clocksPerSecond / 1e12;
-  // One wave per SIMD: its loop's flops every cyclesPerIteration x 4 clocks.
-  e.mfmaBoundTflops = e.flopsPerWaveIteration / (cyclesPerIteration * 4) * simds * clocksPerSecond / 1e12;
+  // One wave per SIMD: its loop's flops every cyclesPerIteration x 4 clocks (Target::clocksPerIssueCycle).
+  e.mfmaBoundTflops = e.flopsPerWaveIteration / (cyclesPerIteration * target.clocksPerIssueCycle) * simds * clocksPerSecond / 1e12;
   e.intensity = e.workgroupBytesPerIteration > 0 ? e.workgroupFlopsPerIteration / e.workgroupBytesPerIteration : 0;
   e.memoryBoundTflops = e.intensity * target.hbmGBPerSecond * 1e9 / 1e12;
   // The LDS of a CU serves one phase of one instruction per clock (LDSBanks.h); a conflict adds clocks. Every LDS

@@ -6,6 +6,7 @@
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 #include "device/DeviceCompiler.h"
+#include "device/IssueRate.h"
 #include "device/LoopEstimate.h"
 #include "target/MFMA.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -35,6 +36,9 @@ struct Comparison {
   std::optional<MFMALoop> loop;
   std::optional<LoopEstimate> estimate;
   std::string loopProblem; ///< why there is no estimate
+  // The issue rate, for the vector kernel of a kernel without an mma.
+  std::optional<IssueRate> issue;
+  std::string issueProblem; ///< why there is none
 };
 
 constexpr unsigned kMCAIterations = 100;
@@ -52,6 +56,21 @@ void estimateKLoop(Comparison &c, const Target &t, const std::vector<MFMALoop> &
   c.estimate = estimateLoop(*c.kernel, t, *c.loop, static_cast<double>(cycles.totalCycles) / kMCAIterations);
   if (c.estimate && !c.estimate->unknownMFMA.empty())
     c.loopProblem = "the MFMA table has no " + c.estimate->unknownMFMA;
+}
+
+/// Whether `c` is judged by the memory yardstick: the vector kernel of a kernel without an mma.
+bool memoryBound(const Comparison &c) { return c.kernel->accs.empty() && c.name == c.kernel->name; }
+
+/// The kernel's instructions through MCA, for the issue cycles per 16 bytes (IssueRate.h).
+void estimateIssue(Comparison &c, const Target &t, llvm::StringRef assembly) {
+  if (!memoryBound(c)) return;
+  std::vector<std::string> instructions = kernelInstructions(assembly, c.name);
+  LoopCycles cycles;
+  if (loopCycles(issueBody(instructions), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
+    c.issueProblem = cycles.message;
+    return;
+  }
+  c.issue = issueRate(instructions, static_cast<double>(cycles.totalCycles) / kMCAIterations, t, c.compilerOccupancy);
 }
 
 void printLoop(const Comparison &c, llvm::raw_ostream &os) {
@@ -107,7 +126,7 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
 
 Comparison compare(const ir::Kernel &k, const std::string &name, const Target &t, bool unaligned,
                    const CompiledKernel &c) {
-  Comparison cmp{&k, name, estimateResources(k, t, unaligned), {}, {}, c, {}, {}, {}, {}};
+  Comparison cmp{&k, name, estimateResources(k, t, unaligned), {}, {}, c, {}, {}, {}, {}, {}, {}};
   cmp.modelOccupancy = computeOccupancy(t, cmp.model.resources(k.workgroupSize));
   // The compiler's SGPR count includes the reserved ones, which the calculator adds itself.
   unsigned explicitSgprs = c.sgprs > t.reservedSgprs ? c.sgprs - t.reservedSgprs : 0;
@@ -151,8 +170,11 @@ void printText(const std::vector<Comparison> &all, llvm::StringRef fileName, con
                   limiterName(c.compilerOccupancy.limiter));
     printLoop(c, os);
     // The memory yardstick at the compiler's occupancy, for the vector kernel of a kernel without an mma.
-    if (c.kernel->accs.empty() && c.name == c.kernel->name)
+    if (memoryBound(c)) {
       printMemoryTraffic(memoryTraffic(*c.kernel, t, c.compilerOccupancy), t, os);
+      if (c.issue) printIssueRate(*c.issue, t, os);
+      else os << "  issue: no figure: " << c.issueProblem << "\n";
+    }
   }
 }
 
@@ -173,8 +195,10 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("occupancy_limiter",
                              limiterName(side[0] == 'm' ? c.modelOccupancy.limiter : c.compilerOccupancy.limiter));
             });
-          if (c.kernel->accs.empty() && c.name == c.kernel->name)
+          if (memoryBound(c)) {
             writeMemoryTraffic(memoryTraffic(*c.kernel, t, c.compilerOccupancy), json);
+            if (c.issue) writeIssueRate(*c.issue, json);
+          }
           if (c.loop && c.estimate && c.loopProblem.empty())
             json.attributeObject("k_loop", [&] {
               const LoopEstimate &e = *c.estimate;
@@ -267,6 +291,7 @@ bool tilec::verifyResources(const ir::Module &module, llvm::StringRef fileName, 
       }
       all.push_back(compare(*k, name, t, unaligned, *c));
       estimateKLoop(all.back(), t, loops);
+      estimateIssue(all.back(), t, assembly);
     }
   }
   if (options.json) printJSON(all, fileName, t, options, os);

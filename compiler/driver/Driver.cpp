@@ -1,6 +1,7 @@
 //===- Driver.cpp - Running the stages in order -----------------------------===//
 #include "driver/Driver.h"
 
+#include "analysis/LDSBanks.h"
 #include "analysis/ResourceModel.h"
 #include "codegen/HIPEmitter.h"
 #include "codegen/LineMap.h"
@@ -121,6 +122,11 @@ std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &progra
   rotateLoopLoads(*module);
   dropRedundantBarriers(*module);
   chooseLdsSwizzles(*module);
+  if (!verifyLdsLayouts(*module, diags)) return nullptr;
+  for (auto &k : module->kernels)
+    sema::warnLdsBankConflicts(*k, *module->target, diags, [&](unsigned index, const std::vector<unsigned> &pads) {
+      return ldsCyclesWithPads(*k, *module->target, index, pads);
+    });
   chunkAccessLoops(*module);
   askForModelOccupancy(*module);
   warnAtRegisterEdges(*module, diags);

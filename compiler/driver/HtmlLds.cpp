@@ -1,7 +1,8 @@
 //===- HtmlLds.cpp - LDS buffers and their bank maps as SVG -----------------===//
 //
 // A buffer is drawn as its stored rows (each a bar of its columns, then the pad in grey), coloured by where the
-// swizzle places them (LdsBuffer::placedRow). Each access statement the bank model costs (ldsAccessCosts) gets the
+// swizzle places them (LdsBuffer::placedRow), or for a buffer whose columns are XORed as its 16-byte chunks where the
+// XOR places them, each coloured by the chunk it holds (LdsBuffer::placedCol). Each access statement the bank model costs (ldsAccessCosts) gets the
 // bank map of its costliest instruction's costliest phase: one row per lane of the phase, a cell under each bank
 // the lane's bytes fall in (dword d in bank d mod banks), the lanes the model finds delayed by a conflict
 // (BankCost::worstPhaseConflicts) in red, the bank it names as the worst outlined, each bank's cycles in the phase
@@ -21,6 +22,19 @@ using llvm::formatv;
 
 namespace {
 
+/// Stored row `r` of a buffer whose columns are XORed: one cell per 16-byte chunk where it is placed, coloured by the
+/// chunk it holds.
+void writeXorredRow(const ir::LdsBuffer &b, unsigned r, double perElem, unsigned rowH, llvm::raw_ostream &os) {
+  const unsigned chunk = b.xorChunkElements(), chunks = b.storedCols() / chunk;
+  for (unsigned j = 0; j < chunks; ++j) {
+    unsigned at = b.placedCol(r, j * chunk) / chunk;
+    os << formatv("<rect style=\"fill:{0}\" x=\"{1:F1}\" y=\"{2}\" width=\"{3:F1}\" height=\"{4}\"><title>stored row "
+                  "{5}: columns {6}..{7} (chunk {8}) placed at chunk {9}</title></rect>",
+                  html::hueFill(j, chunks), perElem * at * chunk, r * rowH + 1, perElem * chunk, rowH, r, j * chunk,
+                  j * chunk + chunk - 1, j, at);
+  }
+}
+
 void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
   const unsigned rows = b.storedRows(), pitch = b.pitch();
   os << formatv("<h4>lds {0}: {1}[{2}, {3}]{4}</h4>\n<p>", html::escape(b.name), name(b.dtype), b.rows, b.cols,
@@ -33,6 +47,10 @@ void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
     os << formatv(". Swizzled: stored row r is placed at row r ^ (((r &gt;&gt; {0}) &amp; {1}) &lt;&lt; {2}); a row's "
                   "colour is r XOR its place",
                   b.swizzleFrom, b.swizzleMask, b.swizzleShift);
+  else if (b.colXorred())
+    os << formatv(". Columns XORed: in stored row r, the 16-byte chunk j ({0} elements) is placed at chunk j ^ (((r "
+                  "&gt;&gt; {1}) &amp; {2}) &lt;&lt; {3}); each chunk is coloured by the chunk it holds",
+                  b.xorChunkElements(), b.colXorFrom, b.colXorMask, b.colXorShift);
   else
     os << ". Not swizzled: every row in place";
   if (!b.used) os << ". Not used: it takes no LDS";
@@ -46,9 +64,12 @@ void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
   for (unsigned r = 0; r < rows; ++r) {
     unsigned placed = b.placedRow(r), xorred = r ^ placed;
     std::string fill = b.swizzled() ? html::hueFill(xorred, mask + 1) : std::string("#a6c8e5");
-    os << formatv("<rect style=\"fill:{0}\" x=\"0\" y=\"{1}\" width=\"{2:F1}\" height=\"{3}\"><title>stored row {4}: "
-                  "placed at row {5}, columns 0..{6}</title></rect>",
-                  fill, r * rowH + 1, perElem * b.storedCols(), rowH, r, placed, b.storedCols() - 1);
+    if (b.colXorred())
+      writeXorredRow(b, r, perElem, rowH, os);
+    else
+      os << formatv("<rect style=\"fill:{0}\" x=\"0\" y=\"{1}\" width=\"{2:F1}\" height=\"{3}\"><title>stored row "
+                    "{4}: placed at row {5}, columns 0..{6}</title></rect>",
+                    fill, r * rowH + 1, perElem * b.storedCols(), rowH, r, placed, b.storedCols() - 1);
     if (b.pad)
       os << formatv("<rect class=\"pad\" x=\"{0:F1}\" y=\"{1}\" width=\"{2:F1}\" height=\"{3}\"><title>row {4}: pad of "
                     "{5} elements</title></rect>",

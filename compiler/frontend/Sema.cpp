@@ -524,10 +524,10 @@ void KernelSema::warnings() {
   if (diags.errorCount() == errorsAtStart) sema::warnUnusedLds(*kernel, gemm, diags);
   if (diags.errorCount() == errorsAtStart) {
     // How a buffer is stored decides its bank conflicts: forward accumulator values to the mmas that read them
-    // (the buffer goes; B is read in runs of 4), then choose the transposing reads.
+    // (the buffer goes; B is read in runs of 4), then choose the transposing reads. The bank-conflict warning waits
+    // for the layout the LDS swizzle pass chooses (driver/Driver.cpp).
     forwardAccOperands(*kernel);
     useLdsTransposeReads(*kernel, target);
-    sema::warnLdsBankConflicts(*kernel, target, diags);
   }
   for (const auto &t : kernel->tiles) {
     const ast::TileDecl *decl = tileDecls[t->name];

@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Checking the IR invariants ----------------------------===//
 #include "ir/Verifier.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -375,5 +376,51 @@ void verifyPlans(const Body &body, DiagnosticEngine &diags, bool &ok) {
 bool tilec::verifyPlans(const Module &module, DiagnosticEngine &diags) {
   bool ok = true;
   for (const auto &k : module.kernels) ::verifyPlans(k->body, diags, ok);
+  return ok;
+}
+
+namespace {
+
+/// Whether an mma or an accumulator's values use `b` in `body` (the column XOR is for register tiles only).
+bool usedByMma(const Body &body, const LdsBuffer &b) {
+  for (const StmtPtr &s : body) {
+    if (const auto *f = llvm::dyn_cast<For>(s.get())) {
+      if (usedByMma(f->body, b)) return true;
+    } else if (const auto *m = llvm::dyn_cast<MMA>(s.get())) {
+      if (m->a == &b || m->b == &b) return true;
+    } else if (const auto *w = llvm::dyn_cast<AccLdsWrite>(s.get())) {
+      if (w->dst == &b) return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool tilec::verifyLdsLayouts(const Module &module, DiagnosticEngine &diags) {
+  bool ok = true;
+  for (const auto &k : module.kernels)
+    for (const auto &b : k->ldsBuffers) {
+      auto fail = [&](const std::string &what) {
+        diags.error(b->loc, "internal error: IR verifier: lds " + b->name + ": " + what);
+        ok = false;
+      };
+      unsigned rows = b->storedRows();
+      if (b->swizzled()) {
+        if (!b->transposed) fail("rows swizzled in a buffer not stored transposed");
+        if (b->swizzleShift + llvm::countr_one(b->swizzleMask) > b->swizzleFrom || (rows & (rows - 1)) ||
+            (1u << b->swizzleFrom) >= rows)
+          fail("a row swizzle that is not its own inverse inside the buffer");
+      }
+      if (!b->colXorred()) continue;
+      if (b->swizzled()) fail("both rows swizzled and columns XORed");
+      if (b->slotted() || b->transposeReads || usedByMma(k->body, *b))
+        fail("columns XORed in a buffer that is not only register tiles'");
+      unsigned bytes = b->storedCols() * sizeOf(b->dtype), chunks = bytes / LdsBuffer::kXorChunkBytes;
+      unsigned span = (b->colXorMask + 1) << b->colXorShift;
+      if (LdsBuffer::kXorChunkBytes % sizeOf(b->dtype) || bytes % LdsBuffer::kXorChunkBytes ||
+          (b->colXorMask & (b->colXorMask + 1)) || chunks % span)
+        fail("a column XOR that moves a chunk out of its row");
+    }
   return ok;
 }

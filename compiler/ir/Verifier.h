@@ -22,6 +22,11 @@ bool verifyModule(const ir::Module &module, DiagnosticEngine &diags);
 /// pipelining pass.
 bool verifyPlans(const ir::Module &module, DiagnosticEngine &diags);
 
+/// True when every LDS buffer's layout (passes/LdsSwizzle.h) keeps each element in its buffer and row: a row swizzle
+/// only of a transposed buffer of 2^n rows, its bits read above its bits changed; a column XOR only of a buffer that
+/// register tiles alone use, never with a row swizzle, its chunks permuted inside the row. Run after that pass.
+bool verifyLdsLayouts(const ir::Module &module, DiagnosticEngine &diags);
+
 } // namespace tilec
 
 #endif

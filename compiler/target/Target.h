@@ -137,6 +137,10 @@ struct Target {
   /// for attention_fwd_f16, the model without the item 111). gfx950: 2 (LLVM 22 takes fewer there:
   /// attention_fwd_f16_gfx950 238 against the model's 215 without the item, attention_fwd_f16 84 against 91).
   unsigned packedUpdateVgprs;
+  /// Clocks one wave's vector instruction holds its SIMD: 64 lanes on 16-lane SIMDs, 4 (CDNA3/CDNA4 ISA guides). One
+  /// cycle of LLVM's MCA for these targets stands for one such issue slot (an MFMA pass counts one too): the unit of
+  /// the loop estimate's cycles and of the memory yardstick's issue cycles (device/IssueRate.h).
+  unsigned clocksPerIssueCycle;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {

@@ -133,6 +133,13 @@ template <int From, int Mask, int Shift> TILEC_DEVICE constexpr int swizzled_row
   return r ^ (((r >> From) & Mask) << Shift);
 }
 
+/// The column where element `c` of (placed) row `r` of an LDS buffer whose columns are XORed in chunks of `Chunk`
+/// elements (16 bytes) is placed: the chunk c / Chunk goes to (c / Chunk) ^ (((r >> From) & Mask) << Shift), the
+/// element keeps its place in the chunk. Its own inverse for a given row.
+template <int From, int Mask, int Shift, int Chunk> TILEC_DEVICE constexpr int xor_column(int r, int c) {
+  return c ^ ((((r >> From) & Mask) << Shift) * Chunk);
+}
+
 } // namespace tilec
 
 #endif // TILEC_LDS_H
