@@ -127,6 +127,7 @@ std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &progra
     sema::warnLdsBankConflicts(*k, *module->target, diags, [&](unsigned index, const std::vector<unsigned> &pads) {
       return ldsCyclesWithPads(*k, *module->target, index, pads);
     });
+  ended(recorded()); // the bank warnings of every kernel, before any kernel's register-edge warning
   chunkAccessLoops(*module);
   askForModelOccupancy(*module);
   warnAtRegisterEdges(*module, diags);

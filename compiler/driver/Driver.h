@@ -54,8 +54,11 @@ std::optional<ast::Program> parseChecked(unsigned buffer, DiagnosticEngine &diag
 
 /// The stages whose diagnostics a compilation reports, in order. Each stops the pipeline when it reports an error,
 /// except UnusedCode (warnings about code that does nothing, only in a file without other errors).
-enum class CheckStage : unsigned { Parse, Sema, UnusedCode, Verify, Plans, VerifyPlans, Budgets, RegisterEdges };
-constexpr unsigned kCheckStages = 8;
+/// LdsBanks: the bank-conflict warnings, which weigh the layouts the LDS swizzle pass chose.
+enum class CheckStage : unsigned {
+  Parse, Sema, UnusedCode, Verify, Plans, VerifyPlans, Budgets, LdsBanks, RegisterEdges
+};
+constexpr unsigned kCheckStages = 9;
 
 /// Sema, the verifier, the planning passes and the resource checks: everything between the syntax tree and the
 /// emitters, in order. Returns null after any error (a warning promoted by -Werror included). With `stageEnds`, each

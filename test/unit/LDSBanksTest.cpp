@@ -199,7 +199,11 @@ ir::Tile tile(const char *name, unsigned rows, unsigned cols, Pattern pattern) {
   std::vector<LayoutProblem> problems;
   std::optional<Layout> l = solveLayout(r, problems);
   EXPECT_TRUE(l.has_value());
-  return ir::Tile{name, DType::F16, l.value_or(Layout{}), {}};
+  ir::Tile t;
+  t.name = name;
+  t.dtype = DType::F16;
+  t.layout = l.value_or(Layout{});
+  return t;
 }
 
 ir::LdsBuffer buffer(const char *name, unsigned rows, unsigned cols, unsigned pad, bool transposed) {
