@@ -159,14 +159,23 @@ def k_loop(body):
     return min(inner)[1:] if inner else None
 
 
+MCA_TIMEOUT = 300  # seconds: --mca-timeout
+
+
 def mca_figures(body, mca, arch, iterations=100):
-    """(cycles per iteration, passes llvm-mca charges the MFMA pipe per iteration) of a loop body."""
+    """(cycles per iteration, passes llvm-mca charges the MFMA pipe per iteration) of a loop body; (None, None) when
+    llvm-mca does not finish (LLVM 22's MCA never does on some AMDGPU loops: test/Clang/Inputs/mca-hang-loop.s), so
+    that one loop does not stop the table."""
     with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
         f.write("\n".join(body) + "\n")
         path = f.name
     try:
         done = subprocess.run([mca, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", f"-iterations={iterations}", path],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, timeout=MCA_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        print(f"kloop: {mca} -mcpu={arch} did not finish in {MCA_TIMEOUT} s on a loop of {len(body)} instructions; "
+              "its cycles are left out", file=sys.stderr)
+        return None, None
     finally:
         os.unlink(path)
     if done.returncode:
@@ -366,12 +375,15 @@ def asm_arch(asm, default):
 
 
 def main():
+    global MCA_TIMEOUT  # pylint: disable=global-statement
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tilec", default=os.path.join(root, "build", "tools", "tilec"))
     p.add_argument("--clang", default="clang++-22", help="clang++ of LLVM 22 (LLVM 19 has no gfx950)")
     p.add_argument("--mca", default="llvm-mca-22", help="llvm-mca binary of LLVM 22; 'none' skips the cycle estimate")
+    p.add_argument("--mca-timeout", type=float, default=MCA_TIMEOUT,
+                   help="seconds llvm-mca may take on one loop before its cycles are left out")
     p.add_argument("--targets", default=",".join(TARGETS), help="comma-separated targets to measure (one table each)")
     p.add_argument("--cross", action="store_true", help="also compile the gfx942 examples for gfx950 (see above)")
     p.add_argument("--examples", default=os.path.join(root, "examples"))
@@ -383,6 +395,7 @@ def main():
                    help="with --asm: cycles per iteration to use instead of llvm-mca's (its MFMA passes still count)")
     p.add_argument("--json", action="store_true", help="print JSON instead of the tables")
     args = p.parse_args()
+    MCA_TIMEOUT = args.mca_timeout
     if args.mca == "none":
         args.mca = None
     args.targets = [t for t in args.targets.split(",") if t]
