@@ -26,13 +26,16 @@ row is one kernel's K loop:
   busy         passes / cycles: the fraction of the loop the MFMA pipe is busy. Where passes > mca p, llvm-mca's cycles
                miss passes - mca p of MFMA work, and busy can come out above 1 (impossible: the pipe then bounds the
                loop).
-  est          the loop's cycles per iteration with its MFMAs at their true passes where llvm-mca undercharges them
-               (passes > mca p; "=" elsewhere: est = cycles). llvm-mca's `cycles` hold `mca p` of MFMA pipe time; the
-               passes - mca p it misses may hide behind the rest of the loop (loads, LDS traffic, waits that llvm-mca
-               already counts and the pipe overlaps) or add to it in full, so est is a range lo-hi: lo =
-               max(cycles, passes), the conservative correction (the pipe alone needs `passes`; nothing else is
-               added), hi = cycles + passes - mca p. The MFMA busy fraction at true passes lies between passes / hi
-               and passes / lo (JSON: mfma_busy_at_true_passes).
+  est          cycles per iteration and MFMA busy with the MFMAs at their true passes, where llvm-mca undercharges
+               them (passes > mca p; "=" elsewhere, where `cycles` already are): llvm-mca runs the body again with
+               each undercharged MFMA replaced by a stand-in that it charges the true passes, the f32 MFMA of the
+               same block with those passes (an fp8 x fp8 32x32x64 f8f6f4, 16 passes charged 8, by
+               v_mfma_f32_32x32x2_f32, 16), on the same C/D and the last register of each of A and B. It holds the
+               pipe as long and, like the instruction it stands for, lets the instructions after it dispatch while
+               it runs. (Two 8-pass copies of the instruction would not: the second waits for the pipe and holds
+               dispatch; that measured 8 to 16 cycles more on the gfx950 fp8 examples.) JSON:
+               cycles_at_true_passes, mfma_busy_at_true_passes, stand_ins, stand_in_mca_mfma_passes (= passes: checks
+               the stand-ins). Needs llvm-mca's run.
   gload        global (or buffer) load instructions per iteration / the ideal: per tile written to LDS in the loop,
                its bytes / 16 B per lane / workgroup size, at least 1
   bar          s_barrier per iteration
@@ -97,6 +100,11 @@ class MFMATable:
 
     def knows(self, mnemonic):
         return mnemonic in self.plain or self.scaled_form(mnemonic) in self.scaled
+
+    def charged(self, mnemonic):
+        """The passes llvm-mca 22 charges one MFMA: the table's, and for the f8f6f4 forms those of their operands
+        that are not 8-bit whatever the formats (see `mca p`)."""
+        return self.plain.get(mnemonic) or self.scaled[self.scaled_form(mnemonic)]
 
     def passes(self, mnemonic, ins):
         """True passes of one MFMA instruction (its text, for the scaled forms' cbsz / blgp)."""
@@ -208,12 +216,10 @@ def measure(body_lines, table, arch, mca=None, cycles=None):
     if mca:
         mca_cycles, mca_passes = mca_figures(ins, mca, arch)
         cycles = mca_cycles if cycles is None else cycles
-    estimate = busy_range = None
-    if cycles is not None and mca_passes is not None:
-        # The MFMA work llvm-mca's cycles miss: none, or some (scaled MFMAs with an fp8/bf8 operand).
-        extra = max(passes - mca_passes, 0)
-        estimate = [round(max(cycles, float(passes)), 1), round(cycles + extra, 1)]
-        busy_range = [round(passes / estimate[1], 2), round(passes / estimate[0], 2)]
+    replaced = true_cycles = true_mca_passes = None
+    if mca and any(table.passes(o, i) > table.charged(o) for o, i in mfmas):
+        body, replaced = stand_ins_at_true_passes(ins, table)
+        true_cycles, true_mca_passes = mca_figures(body, mca, arch)
     lds = {}
     for o in ops:
         if o.startswith("ds_"):
@@ -228,13 +234,47 @@ def measure(body_lines, table, arch, mca=None, cycles=None):
         "non_mfma_per_16_mfma": round((len(ins) - len(mfmas)) * 16 / len(mfmas), 1),
         "mca_cycles_per_iteration": round(cycles, 1) if cycles is not None else None,
         "mfma_busy": round(passes / cycles, 2) if cycles else None,
-        "cycles_at_true_passes": estimate,
-        "mfma_busy_at_true_passes": busy_range,
+        "stand_ins": replaced,
+        "stand_in_mca_mfma_passes": true_mca_passes,
+        "cycles_at_true_passes": round(true_cycles, 1) if true_cycles is not None else None,
+        "mfma_busy_at_true_passes": round(passes / true_cycles, 2) if true_cycles else None,
         "global_loads": sum(1 for o in ops if re.match(r"(global|buffer)_load", o)),
         "barriers": ops.count("s_barrier"),
         "exec_branches": sum(1 for o in ops if o in ("s_cbranch_execz", "s_cbranch_execnz")),
         "lds": dict(sorted(lds.items())),
     }
+
+
+def last_register(operand):
+    """v[16:23] -> v23; a single register as it is."""
+    m = re.match(r"([va])\[(\d+):(\d+)\]", operand.strip())
+    return f"{m.group(1)}{m.group(3)}" if m else operand.strip()
+
+
+def stand_ins_at_true_passes(ins, table):
+    """(the loop body with each MFMA that llvm-mca undercharges replaced by a stand-in, how many were replaced). The
+    stand-in is the f32 MFMA of the table with the same block (v_mfma_f32_32x32x2_f32 for 32x32, 16x16x4_f32 for
+    16x16) whose passes are the replaced instruction's true ones (16 / 8 for an fp8 x fp8 f8f6f4): it holds the MFMA
+    pipe as long, lets the instructions after it dispatch while it runs, and writes the same C/D registers from the
+    same C. Its A and B are single registers: the last of the original's A and B (written by the later of the LDS
+    reads that fill them); the scale operands are dropped (in the gfx950 MX examples reading the dependence on the
+    scales instead of the fragments gives the same cycles)."""
+    out, replaced = [], 0
+    for i in ins:
+        m = MNEMONIC.match(i)
+        o = m.group(1)
+        if not o.startswith("v_mfma") or table.passes(o, i) <= table.charged(o):
+            out.append(i)
+            continue
+        block = re.search(r"_(\d+x\d+)x\d+_", o).group(1)
+        stand_in = [n for n, p in table.plain.items()
+                    if re.fullmatch(rf"v_mfma_f32_{block}x\d+_f32", n) and p == table.passes(o, i)]
+        if not stand_in:
+            sys.exit(f"kloop: no f32 MFMA of {block} with {table.passes(o, i)} passes to stand in for {o}")
+        d, a, b, c = (x.strip() for x in i[m.end():].split(",")[:4])
+        out.append(f"{stand_in[0]} {d}, {last_register(a)}, {last_register(b)}, {c.split()[0]}")
+        replaced += 1
+    return out, replaced
 
 
 def run(cmd):
@@ -348,12 +388,12 @@ def print_table(rows, out):
         ideal = r.get("ideal_global_loads")
         gload = f"{r['global_loads']}/{ideal:g}" if ideal is not None else str(r["global_loads"])
         est = r["cycles_at_true_passes"]
-        if est is None:
-            est_text = "-"
-        elif r["mfma_passes"] <= r["mca_mfma_passes"]:
+        if est is not None:
+            est_text = f"{est:.1f} {r['mfma_busy_at_true_passes']:.2f}"
+        elif r["mca_mfma_passes"] is not None and r["mfma_passes"] <= r["mca_mfma_passes"]:
             est_text = "="
         else:
-            est_text = f"{est[0]:.1f}-{est[1]:.1f}"
+            est_text = "-"
         print(f"{r['kernel']:<{w}} {r['instructions']:>6} {r['mfma']:>4} {r['non_mfma_per_16_mfma']:>6} "
               f"{r['mfma_passes']:>6} {fmt(r['mca_mfma_passes'], 'g'):>5} "
               f"{fmt(r['mca_cycles_per_iteration'], '.1f'):>7} {fmt(r['mfma_busy'], '.2f'):>5} {est_text:>11} "

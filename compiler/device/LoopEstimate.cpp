@@ -2,6 +2,8 @@
 #include "device/LoopEstimate.h"
 
 #include "analysis/LDSBanks.h"
+#include "device/DeviceCompiler.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Casting.h"
 #include "target/MFMA.h"
 #include <optional>
@@ -33,10 +35,76 @@ bool kLoopWork(const ir::Body &body, double &flops, double &bytes) {
   return false;
 }
 
+std::optional<MXFormat> formatOfCode(unsigned code) {
+  for (const MXFormatInfo &f : allMXFormats())
+    if (f.code == code) return f.format;
+  return std::nullopt;
+}
+
+/// The MFMA that stands in for `instruction` in MCA where MCA charges it fewer passes than it takes: a scaled f8f6f4
+/// MFMA with an fp8/bf8 operand takes twice the passes MCA charges every format (its fp4/fp6 figure,
+/// ScaledMFMAInstr::cycles); the stand-in is the target's f32 MFMA of the same block with those passes (MCA charges
+/// a plain MFMA its table passes). Null for every other instruction.
+const MFMAInstr *standInFor(llvm::StringRef instruction, const Target &target) {
+  const ScaledMFMAInstr *scaled = lookupScaledMFMA(instruction.split(' ').first);
+  if (!scaled) return nullptr;
+  auto code = [&](llvm::StringRef field) {
+    size_t at = instruction.find(field);
+    unsigned value = 0;
+    if (at != llvm::StringRef::npos && instruction.substr(at + field.size()).consumeInteger(10, value)) return ~0u;
+    return value;
+  };
+  std::optional<MXFormat> a = formatOfCode(code("cbsz:")), b = formatOfCode(code("blgp:"));
+  if (!a || !b) return nullptr;
+  unsigned cycles = scaledCycles(*scaled, *a, *b);
+  if (cycles == scaled->cycles) return nullptr;
+  for (const MFMAInstr &m : allMFMA())
+    if (m.a == DType::F32 && m.b == DType::F32 && m.m == scaled->m && m.n == scaled->n && m.cycles == cycles &&
+        m.availableOn(target))
+      return &m;
+  return nullptr;
+}
+
+/// "v[16:23]" -> "v23"; a single register as it is.
+std::string lastRegister(llvm::StringRef operand) {
+  operand = operand.trim();
+  auto [range, rest] = operand.split(':');
+  if (rest.empty() || range.size() < 3 || range[1] != '[') return operand.str();
+  return (range.take_front(1) + rest.take_until([](char c) { return c == ']'; })).str();
+}
+
 } // namespace
 
+std::string tilec::bodyAtTruePasses(const MFMALoop &loop, const Target &target) {
+  std::string text;
+  bool replaced = false;
+  for (const std::string &inst : loop.instructions) {
+    const MFMAInstr *standIn = standInFor(inst, target);
+    // "v_mfma_scale_... D, A, B, C, scale A, scale B modifiers" -> "stand-in D, last of A, last of B, C".
+    llvm::SmallVector<llvm::StringRef, 5> operands;
+    llvm::StringRef(inst).split(' ').second.split(operands, ',', /*MaxSplit=*/4);
+    if (!standIn || operands.size() < 5) {
+      text += inst + "\n";
+      continue;
+    }
+    text += (standIn->name + " " + operands[0].trim() + ", " + lastRegister(operands[1]) + ", " +
+             lastRegister(operands[2]) + ", " + operands[3].trim() + "\n")
+                .str();
+    replaced = true;
+  }
+  return replaced ? text : std::string();
+}
+
+double tilec::cyclesAtTruePasses(const MFMALoop &loop, const Target &target, unsigned iterations) {
+  std::string body = bodyAtTruePasses(loop, target);
+  if (body.empty()) return 0;
+  LoopCycles cycles;
+  if (loopCycles(body, target.name, iterations, cycles) != DeviceStatus::OK) return 0;
+  return static_cast<double>(cycles.totalCycles) / iterations;
+}
+
 std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
-                                                double cyclesPerIteration) {
+                                                double cyclesPerIteration, double truePassCycles) {
   LoopEstimate e;
   if (!kLoopWork(kernel.body, e.workgroupFlopsPerIteration, e.workgroupBytesPerIteration)) return std::nullopt;
   e.mcaCyclesPerIteration = cyclesPerIteration;
@@ -51,12 +119,7 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
       cycles = instr->cycles;
       macs = instr->macs();
     } else if (const ScaledMFMAInstr *scaled = lookupScaledMFMA(use.mnemonic)) {
-      auto format = [](unsigned code) -> std::optional<MXFormat> {
-        for (const MXFormatInfo &f : allMXFormats())
-          if (f.code == code) return f.format;
-        return std::nullopt;
-      };
-      std::optional<MXFormat> a = format(use.cbsz), b = format(use.blgp);
+      std::optional<MXFormat> a = formatOfCode(use.cbsz), b = formatOfCode(use.blgp);
       if (!a || !b) {
         e.unknownMFMA = use.mnemonic + " with format codes cbsz " + std::to_string(use.cbsz) + ", blgp " +
                         std::to_string(use.blgp);
@@ -64,8 +127,8 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
       }
       cycles = scaledCycles(*scaled, *a, *b);
       macs = static_cast<double>(scaled->m) * scaled->n * scaled->k;
-      if (*a == MXFormat::FP8 || *a == MXFormat::BF8 || *b == MXFormat::FP8 || *b == MXFormat::BF8)
-        e.passesMCAMisses += use.count * cycles / 8; // llvm-mca charges the fp4/fp6 figure, half of these
+      // MCA charges every format the fp4/fp6 figure (ScaledMFMAInstr::cycles): half of an 8-bit operand's.
+      e.passesMCAMisses += use.count * (cycles - scaled->cycles) / 4;
     } else {
       e.unknownMFMA = use.mnemonic;
       return e;
@@ -82,8 +145,11 @@ std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const 
     e.transcendentals += passes > 1;
     e.valuPasses += passes;
   }
-  // The passes llvm-mca missed hold the MFMA pipe too: the loop takes at least as long as its true passes.
-  cyclesPerIteration = std::max(cyclesPerIteration, static_cast<double>(e.mfmaPasses));
+  // The passes MCA missed hold the MFMA pipe too: the loop's cycles are MCA's on the body at true passes (the
+  // undercharged MFMAs replaced by stand-ins), or, without that figure, at least the true passes.
+  if (e.passesMCAMisses)
+    cyclesPerIteration = truePassCycles > 0 ? truePassCycles
+                                            : std::max(cyclesPerIteration, static_cast<double>(e.mfmaPasses));
   e.cyclesPerIteration = cyclesPerIteration;
   e.busy = cyclesPerIteration > 0 ? e.mfmaPasses / cyclesPerIteration : 0;
   double simds = static_cast<double>(target.simdsPerCU) * target.computeUnits;

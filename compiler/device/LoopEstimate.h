@@ -19,7 +19,8 @@ namespace tilec {
 
 struct LoopEstimate {
   double mcaCyclesPerIteration = 0; ///< MCA cycles (one MFMA pass = 4 clocks = 1 cycle)
-  /// The loop's cycles: MCA's, or the true MFMA passes where MCA charges too few (passesMCAMisses) and they exceed it
+  /// The loop's cycles: MCA's, or where MCA charges too few MFMA passes (passesMCAMisses) MCA's on the body at true
+  /// passes (bodyAtTruePasses: stand-ins for them)
   double cyclesPerIteration = 0;
   unsigned mfmaPasses = 0;       ///< per iteration, from the MFMA table (the scaled forms by their operand formats)
   unsigned passesMCAMisses = 0;  ///< passes llvm-mca does not charge: half of each scaled f8f6f4 MFMA's with fp8/bf8
@@ -53,8 +54,21 @@ struct LoopEstimate {
 };
 
 /// The estimate for `loop` of `kernel` on `target`; nullopt when the kernel has no K loop in the IR.
+/// `cyclesPerIteration` are MCA's on the loop's body; `truePassCycles` MCA's on bodyAtTruePasses (0: not measured;
+/// the loop then takes at least its true passes).
 std::optional<LoopEstimate> estimateLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
-                                         double cyclesPerIteration);
+                                         double cyclesPerIteration, double truePassCycles = 0);
+
+/// The loop's body with each MFMA that LLVM's MCA charges fewer passes than it takes (a scaled f8f6f4 form with an
+/// fp8 or bf8 operand: MCA charges every format the fp4/fp6 figure, half) replaced by a stand-in MCA charges the true
+/// passes: the target's f32 MFMA of the same block with those passes (v_mfma_f32_32x32x2_f32 for an fp8 32x32x64),
+/// on the same C/D and C, its A and B the last register of the original's (the scale operands are dropped). It holds
+/// the MFMA pipe as long and lets the instructions after it dispatch while it runs, as the instruction it stands for
+/// does. Empty where MCA charges every MFMA its passes.
+std::string bodyAtTruePasses(const MFMALoop &loop, const Target &target);
+
+/// MCA's cycles per iteration of bodyAtTruePasses; 0 where it is empty or MCA gives no figure.
+double cyclesAtTruePasses(const MFMALoop &loop, const Target &target, unsigned iterations);
 
 } // namespace tilec
 

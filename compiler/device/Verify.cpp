@@ -53,7 +53,8 @@ void estimateKLoop(Comparison &c, const Target &t, const std::vector<MFMALoop> &
     c.loopProblem = cycles.message;
     return;
   }
-  c.estimate = estimateLoop(*c.kernel, t, *c.loop, static_cast<double>(cycles.totalCycles) / kMCAIterations);
+  c.estimate = estimateLoop(*c.kernel, t, *c.loop, static_cast<double>(cycles.totalCycles) / kMCAIterations,
+                            cyclesAtTruePasses(*c.loop, t, kMCAIterations));
   if (c.estimate && !c.estimate->unknownMFMA.empty())
     c.loopProblem = "the MFMA table has no " + c.estimate->unknownMFMA;
 }
@@ -92,8 +93,9 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
   os << formatv("    LLVM MCA, {0} iterations: {1:F1} cycles per iteration; MFMA busy {2} passes / {3:F1} = {4:F2}\n",
                 kMCAIterations, e.mcaCyclesPerIteration, e.mfmaPasses, e.cyclesPerIteration, e.busy);
   if (e.passesMCAMisses)
-    os << formatv("    (MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes "
-                  "at least the larger of MCA's cycles and its {1} true passes: {2:F1} cycles)\n",
+    os << formatv("    (MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; with each "
+                  "replaced by an f32 MFMA of the same block and those passes, MCA charges the {1} true passes: "
+                  "{2:F1} cycles)\n",
                   e.passesMCAMisses, e.mfmaPasses, e.cyclesPerIteration);
   // One wave's figure is not the yardstick where the compiler lets several share the SIMD (docs/verify.md).
   if (c.compiler.occupancy > 1 && e.busy < 0.85)
@@ -227,6 +229,7 @@ void printJSON(const std::vector<Comparison> &all, llvm::StringRef fileName, con
               json.attribute("estimate_tflops_per_cu", e.estimateTflopsPerCU);
               json.attribute("bound", e.bound);
               json.attribute("body_for_mca", c.loop->body());
+              json.attribute("body_at_true_passes", bodyAtTruePasses(*c.loop, t));
             });
         });
     });

@@ -243,7 +243,7 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
     return;
   }
   double perIteration = static_cast<double>(cycles.totalCycles) / kMCAIterations;
-  std::optional<LoopEstimate> e = estimateLoop(k, t, *loop, perIteration);
+  std::optional<LoopEstimate> e = estimateLoop(k, t, *loop, perIteration, cyclesAtTruePasses(*loop, t, kMCAIterations));
   if (!e || !e->unknownMFMA.empty()) {
     os << formatv("<p>LLVM MCA, {0} iterations: {1:F1} cycles per iteration. {2}</p>\n", kMCAIterations, perIteration,
                   !e ? "No busy figure: the kernel has no K loop in the IR (a loop that restarts its accumulator)."
@@ -256,8 +256,8 @@ void html::writeLoop(const ir::Kernel &k, const Target &t, const CompiledModule 
                 kMCAIterations, e->mcaCyclesPerIteration, e->mfmaPasses, e->cyclesPerIteration, e->busy);
   if (e->passesMCAMisses)
     os << formatv(
-        "<p>MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; the loop takes at least "
-        "the larger of MCA's cycles and its {1} true passes: {2:F1} cycles.</p>\n",
+        "<p>MCA charges a scaled MFMA with an fp8/bf8 operand half its passes, {0} fewer here; with each replaced by "
+        "an f32 MFMA of the same block and those passes, MCA charges the {1} true passes: {2:F1} cycles.</p>\n",
         e->passesMCAMisses, e->mfmaPasses, e->cyclesPerIteration);
   html::writeBar(os,
                  {{static_cast<double>(e->mfmaPasses), "mfma", formatv("{0} MFMA passes", e->mfmaPasses).str()},
