@@ -4,8 +4,9 @@
 For each example with an `acc` tilec emits the HIP, clang++ (LLVM 22) compiles it device-only for the example's
 `target` (gfx942 or gfx950), and for each kernel (the vector kernel and `_unaligned`) the K loop is found in the
 assembly as the loop closed by a backward branch whose body holds the MFMAs (the innermost such loop; of several, as
-tilec's interior loop and the masked copy edge workgroups run, the one with the fewest instructions; a prologue before
-it or an epilogue after it is not counted). llvm-mca (LLVM 22, -mcpu = the target) runs that body as it is (llvm-mca 22
+tilec's interior loop and the masked copy edge workgroups run, the one with the fewest instructions per MFMA; a
+prologue before it or an epilogue after it is not counted). A staged loop runs two K steps an iteration (one per LDS
+stage): its row counts both. llvm-mca (LLVM 22, -mcpu = the target) runs that body as it is (llvm-mca 22
 reads buffer_load_*, which llvm-mca 19 crashed on). The examples compile one after another. One table per target; each
 row is one kernel's K loop:
 
@@ -37,7 +38,8 @@ row is one kernel's K loop:
                cycles_at_true_passes, mfma_busy_at_true_passes, stand_ins, stand_in_mca_mfma_passes (= passes: checks
                the stand-ins). Needs llvm-mca's run.
   gload        global (or buffer) load instructions per iteration / the ideal: per tile written to LDS in the loop,
-               its bytes / 16 B per lane / workgroup size, at least 1
+               its bytes / 16 B per lane / workgroup size, at least 1, times the K steps an iteration of the vector
+               kernel's main loop runs (the report's main_loop_steps: 2 where it runs one per LDS stage)
   bar          s_barrier per iteration
   exec         s_cbranch_execz/execnz per iteration (each closes an s_and_saveexec: one masked access)
   lds          LDS instructions by mnemonic
@@ -157,12 +159,14 @@ def loops(body):
 
 def k_loop(body):
     """The innermost loop whose body holds an MFMA, or None. Of several (tilec's interior K loop and the masked copy
-    edge workgroups run), the one with the fewest instructions: the interior loop, without masks."""
+    edge workgroups run), the one with the fewest instructions per MFMA: the interior loop, without masks (which may
+    run two K steps an iteration, one per LDS stage, and then has more instructions than the masked loop's one)."""
     candidates = []
     for start, end, label in loops(body):
         ins = [i for i in (instruction(l) for _, l in body[start:end + 1]) if i]
-        if any(i.startswith("v_mfma") for i in ins):
-            candidates.append((len(ins), start, end, label))
+        mfmas = sum(1 for i in ins if i.startswith("v_mfma"))
+        if mfmas:
+            candidates.append((len(ins) / mfmas, start, end, label))
     inner = [c for c in candidates if not any(o != c and c[1] <= o[1] and o[2] <= c[2] for o in candidates)]
     return min(inner)[1:] if inner else None
 
@@ -297,15 +301,17 @@ def bank_figures(report_kernel):
     return out
 
 
-def ideal_loads(report_kernel):
+def ideal_loads(report_kernel, vector_kernel=True):
     """Per tile written to LDS, its bytes / 16 B per lane / workgroup size, and at least one load per lane: a tile of
-    fewer bytes than 16 per lane (a scaled mma's scales, [128, 4] e8m0 on 256 threads) still takes one."""
+    fewer bytes than 16 per lane (a scaled mma's scales, [128, 4] e8m0 on 256 threads) still takes one; times the K
+    steps the vector kernel's main loop runs an iteration (2 for a staged loop: one per LDS stage)."""
+    steps = max([l.get("main_loop_steps", 1) for l in report_kernel.get("k_loops", [])] + [1]) if vector_kernel else 1
     tiles = {t["name"]: t for t in report_kernel["tiles"]}
     size = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "i8": 1, "fp8": 1, "bf8": 1, "u8": 1, "fp4x2": 1, "e8m0": 1,
             "fp6x4": 3, "bf6x4": 3}
     stored = {a["tile"] for a in report_kernel.get("lds_accesses", []) if a["kind"] == "write"}
-    return sum(max(1.0, tiles[t]["shape"][0] * tiles[t]["shape"][1] * size[tiles[t]["dtype"]] / 16 /
-                   report_kernel["workgroup_size"]) for t in stored)
+    return steps * sum(max(1.0, tiles[t]["shape"][0] * tiles[t]["shape"][1] * size[tiles[t]["dtype"]] / 16 /
+                           report_kernel["workgroup_size"]) for t in stored)
 
 
 def verify_bounds(args, path, arch_flag):
@@ -348,7 +354,8 @@ def bench_example(args, table, path, arch, cross):
             if not fig:
                 continue
             fig.update({"example": name, "kernel": kname + (" (942)" if cross else ""),
-                        "ideal_global_loads": ideal_loads(rk), "lds_banks": bank_figures(rk),
+                        "ideal_global_loads": ideal_loads(rk, vector_kernel=kname == rk["name"]),
+                        "lds_banks": bank_figures(rk),
                         "cu_bounds": verified.get(kname)})
             rows.append(fig)
     return rows

@@ -94,25 +94,46 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   for (const LdsWrite *w : p.writes) stmt(*w, d + 1);
   line(d + 1) << "tilec::barrier();\n";
   line(d) << "}\n";
-  std::string cond = formatv("{0} <= {1} - {2} * {3}", var, upper, inFlight, step);
+  // Steps k .. k + (steps - 1) whole, and in an interior workgroup where edges are split.
+  auto whole = [&](unsigned steps) {
+    return formatv("{0}{1} <= {2} - {3} * {4}", p.splitEdges ? "interior && " : "", var, upper, steps, step).str();
+  };
+  std::string cond = whole(inFlight);
   if (p.splitEdges) {
     line(d) << formatv("// Interior workgroups (the whole {0} inside it) run the main loop; edge "
                        "workgroups run every step masked.\n", blockText());
     line(d) << "const bool interior = " << interiorCondition() << ";\n";
-    cond = "interior && " + cond;
   }
   if (inFlight == 3) stagedPrefetch(f, cond, d);
-  line(d) << formatv("// Main loop: the {0} is whole ({1} + {2} * {3} <= {4}){5}: no masks.\n",
-                     inFlight == 3 ? "step after the next" : "next step", var, inFlight, step, upper,
-                     p.splitEdges ? " in an interior workgroup" : "");
-  line(d) << formatv("for (; {0}; {1} += {2}) {{\n", cond, var, step);
   interiorBlock = p.splitEdges;
   fullSteps[var] = f.step->value;
-  if (inFlight == 3) stagedStep(f, d + 1);
-  else pipelinedStep(f, d + 1);
+  if (inFlight == 3 && p.stepPerStage) {
+    line(d) << formatv("// Main loop, two steps an iteration: the first reads LDS stage 0 and writes stage 1, the "
+                       "second the other way round, so every LDS address is a constant offset; the step after the "
+                       "next of both is whole ({0} + 4 * {1} <= {2}){3}: no masks.\n",
+                       var, step, upper, p.splitEdges ? " in an interior workgroup" : "");
+    line(d) << formatv("for (; {0}; {1} += {2}) {{\n", whole(4), var, step);
+    stagedStep(f, d + 1, 0);
+    line(d + 1) << formatv("{0} += {1};  // the second step\n", var, step);
+    stagedStep(f, d + 1, 1);
+    line(d) << "}\n";
+    line(d) << "// An odd whole step left over: the first step of a pair; the next one reads stage 1.\n";
+    line(d) << formatv("if ({0}) {{\n", cond);
+    stagedStep(f, d + 1, 0);
+    line(d + 1) << formatv("{0} += {1};\n", var, step);
+    line(d + 1) << "stage = 1;\n";
+    line(d) << "}\n";
+  } else {
+    line(d) << formatv("// Main loop: the {0} is whole ({1} + {2} * {3} <= {4}){5}: no masks.\n",
+                       inFlight == 3 ? "step after the next" : "next step", var, inFlight, step, upper,
+                       p.splitEdges ? " in an interior workgroup" : "");
+    line(d) << formatv("for (; {0}; {1} += {2}) {{\n", cond, var, step);
+    if (inFlight == 3) stagedStep(f, d + 1);
+    else pipelinedStep(f, d + 1);
+    line(d) << "}\n";
+  }
   fullSteps.erase(var);
   interiorBlock = false;
-  line(d) << "}\n";
   if (!p.splitEdges && !p.peelTail) {
     // Every step is whole and every block inside: the last step has nothing to prefetch.
     line(d) << "// The last step: its loads were issued by the step before.\n";
@@ -354,7 +375,7 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   line(depth) << "}\n";
 }
 
-void KernelEmitter::stagedStep(const For &f, unsigned depth) {
+void KernelEmitter::stagedStep(const For &f, unsigned depth, int constStage) {
   const KLoopPlan &p = *f.plan;
   const MMA &m = *p.mmas.front();
   unsigned kSteps = static_cast<unsigned>(p.staged.size());
@@ -365,7 +386,12 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
                          "read during the MFMAs of the one before; the barrier comes before the last instruction K "
                          "step, among whose MFMAs the next step's first fragments are read from the other stage.\n",
                          after, p.stagedReadsPerStep);
-  readStage = "stage";
+  // The stage this step reads and the one it writes: the variable, or constants in a loop of a step per stage.
+  std::string thisStage = constStage < 0 ? "stage" : std::to_string(constStage);
+  std::string otherStage = constStage < 0 ? "stage ^ 1" : std::to_string(1 - constStage);
+  if (constStage >= 0)
+    line(depth) << formatv("// This step reads LDS stage {0} and writes stage {1}.\n", thisStage, otherStage);
+  readStage = thisStage;
   size_t writes = 0, loads = 0;
   for (unsigned j = 0; j < kSteps; ++j) {
     const KLoopPlan::StagedSegment &seg = p.staged[j];
@@ -379,7 +405,8 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
     if (last) {
       // Every wave has read this step's stage (its last reads were the segment before) and written the other.
       line(depth) << "tilec::barrier();  // the next step's LDS is written; this step's reads are done\n";
-      line(depth) << "stage ^= 1;\n";
+      if (constStage < 0) line(depth) << "stage ^= 1;\n";
+      readStage = constStage < 0 ? thisStage : otherStage;
     }
     // The next step's scales, before its fragments: the step's end waits for them.
     if (last && m.scaleA && m.scaleLoads.ldsA) scaleReads(m, "_next", /*raw=*/true, /*declare=*/false, depth);
@@ -391,7 +418,7 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth) {
       stepScales(p, formatv("{0} + {1}", f.var, index(*f.step)), "_next", depth);
       uniformOffsetLoads = false;
     }
-    writeStage = last ? "stage" : "stage ^ 1";
+    writeStage = last && constStage < 0 ? "stage" : otherStage;
     for (unsigned w = 0; w < seg.writes; ++w) stmt(*p.writes[writes++], depth);
     writeStage = "0";
     loopVarText[f.var] = after;

@@ -121,7 +121,9 @@ private:
   void nextStepLoads(const For &f, const char *during, unsigned depth);
   /// A staged (depth 3) loop (HIPEmitterKLoop.cpp): the registers of the main loop's first step, and its step.
   void stagedPrefetch(const For &f, const std::string &mainLoopCondition, unsigned depth);
-  void stagedStep(const For &f, unsigned depth);
+  /// One staged main-loop step; `constStage` 0 or 1: the LDS stage it reads as a constant (KLoopPlan::stepPerStage),
+  /// -1: the variable `stage`, which the step flips.
+  void stagedStep(const For &f, unsigned depth, int constStage = -1);
   /// The fragment reads of instruction K step j of a staged step into a_frag[j], b_frag[j].
   void stagedFragmentReads(const MMA &m, unsigned j, unsigned depth);
 

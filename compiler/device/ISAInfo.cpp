@@ -82,22 +82,24 @@ std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
   llvm::StringMap<size_t> labels;            // label -> its line, within the current function
   std::vector<std::pair<size_t, size_t>> ranges; // a loop: its label's line, its last backward branch's line
   auto finish = [&] {
-    // The loop with MFMAs that has the fewest instructions: the main loop, not a masked copy of it around it or
-    // beside it (LLVM 22 lays out gemm_i8's masked loop in fewer lines than its main loop, but with more
-    // instructions).
+    // The loop with MFMAs that has the fewest instructions per MFMA: the main loop, not a masked copy of it around it
+    // or beside it (LLVM 22 lays out gemm_i8's masked loop in fewer lines than its main loop, but with more
+    // instructions; a staged main loop of two K steps has more instructions than the masked loop of one, but half
+    // as many per MFMA).
     std::optional<std::pair<size_t, size_t>> best;
-    unsigned bestCount = 0;
+    unsigned bestCount = 0, bestMFMAs = 0;
     for (auto [begin, end] : ranges) {
-      bool hasMFMA = false;
-      unsigned count = 0;
+      unsigned count = 0, mfmas = 0;
       for (size_t j = begin; j <= end; ++j) {
         llvm::StringRef inst = instructionOf(lines[j]);
         count += !inst.empty();
-        hasMFMA |= inst.starts_with("v_mfma");
+        mfmas += inst.starts_with("v_mfma");
       }
-      if (hasMFMA && (!best || count < bestCount)) {
+      // Fewer instructions per MFMA: count / mfmas < bestCount / bestMFMAs.
+      if (mfmas && (!best || count * bestMFMAs < bestCount * mfmas)) {
         best = std::make_pair(begin, end);
         bestCount = count;
+        bestMFMAs = mfmas;
       }
     }
     ranges.clear();

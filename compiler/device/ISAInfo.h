@@ -37,7 +37,7 @@ struct MFMAUse {
 };
 
 /// A kernel's K loop in its assembly: of the loops closed by a backward branch that hold MFMAs, the one with the
-/// fewest instructions (the unmasked main loop, where a kernel has a masked copy too), as straight-line
+/// fewest instructions per MFMA (the unmasked main loop, where a kernel has a masked copy too), as straight-line
 /// instructions from its label to its last backward branch (labels, directives and comments dropped).
 struct MFMALoop {
   std::string kernel;

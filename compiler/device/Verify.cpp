@@ -2,6 +2,7 @@
 #include "device/Verify.h"
 
 #include "analysis/AccessPlan.h"
+#include "analysis/KLoopResources.h"
 #include "analysis/MemoryTraffic.h"
 #include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
@@ -77,8 +78,13 @@ void estimateIssue(Comparison &c, const Target &t, llvm::StringRef assembly) {
 void printLoop(const Comparison &c, llvm::raw_ostream &os) {
   if (!c.loop) return;
   const MFMALoop &l = *c.loop;
-  os << formatv("  K loop ({0}): {1} instructions per iteration, {2} MFMA", l.label, l.instructions.size(),
-                l.mfmaCount);
+  // A staged main loop runs a K step per LDS stage each iteration (KLoopPlan::stepPerStage): its figures are two
+  // steps'.
+  bool twoSteps = c.kernel->name == c.name && llvm::any_of(kLoops(c.kernel->body), [](const ir::For *f) {
+                    return f->plan && f->plan->stepPerStage;
+                  });
+  os << formatv("  K loop ({0}): {1} instructions per iteration{3}, {2} MFMA", l.label, l.instructions.size(),
+                l.mfmaCount, twoSteps ? " (two K steps, one per LDS stage)" : "");
   for (const MFMAUse &u : l.mfmas) {
     os << formatv(" ({0} x {1}", u.count, u.mnemonic);
     if (lookupScaledMFMA(u.mnemonic)) os << formatv(" cbsz:{0} blgp:{1}", u.cbsz, u.blgp);
@@ -99,7 +105,7 @@ void printLoop(const Comparison &c, llvm::raw_ostream &os) {
                   e.passesMCAMisses, e.mfmaPasses, e.cyclesPerIteration);
   // One wave's figure is not the yardstick where the compiler lets several share the SIMD (docs/verify.md).
   if (c.compiler.occupancy > 1 && e.busy < 0.85)
-    os << formatv("    at the compiler's {0} waves per SIMD: their {1} passes a step each against one wave's {2:F1} "
+    os << formatv("    at the compiler's {0} waves per SIMD: their {1} passes an iteration each against one wave's {2:F1} "
                   "cycles can keep the MFMA pipe busy up to min(1, {0} x {3:F2}{5}) = {4:F2} where their steps overlap "
                   "(MCA models one wave)\n",
                   c.compiler.occupancy, e.mfmaPasses, e.cyclesPerIteration, e.busy,

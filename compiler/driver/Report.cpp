@@ -296,6 +296,8 @@ void writeKLoop(const ir::Kernel &k, const ir::For &f, llvm::json::OStream &json
     json.attribute("barriers_per_step", barriersPerStep(p));
     json.attribute("interior_main_loop", p.splitEdges);
     json.attribute("masked_tail", p.peelTail);
+    // K steps an iteration of the interior main loop runs: 2 where a staged loop runs one per LDS stage.
+    json.attribute("main_loop_steps", p.stepPerStage ? 2 : 1);
     json.attribute("why", p.why);
     json.attribute("step_order", stepOrder(p));
     // The tensors the vector kernel's masked steps load through buffer resources (empty when none).

@@ -315,6 +315,10 @@ struct KLoopPlan {
   };
   std::vector<StagedSegment> staged;
   unsigned stagedReadsPerStep = 0; ///< depth 3: LDS reads per lane of one instruction K step's fragments
+  /// depth 3: the main loop runs two K steps an iteration, the first reading LDS stage 0 (and writing stage 1), the
+  /// second the other way round, so that every LDS address in it is a lane's base plus a constant: no stage
+  /// arithmetic in the loop, and one loop branch for two steps. An odd step left over runs after it.
+  bool stepPerStage = false;
 };
 
 /// for var in lower .. upper step step [pipeline depth].

@@ -335,6 +335,7 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
     if ((w->dst->stages == 2) != p.doubleLds) fail("an LDS buffer's stages disagree with the plan");
   if (p.depth != 3) {
     if (!p.staged.empty()) fail("a staged order in a loop that is not staged");
+    if (p.stepPerStage) fail("a step per LDS stage in a loop that is not staged");
     return;
   }
   // Staged: one mma, 2 stages, a masked loop after the main one, one segment per instruction K step that

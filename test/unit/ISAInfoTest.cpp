@@ -106,7 +106,7 @@ k:
 // Two loops with MFMAs, as LLVM 22 lays out gemm_i8: the masked copy in fewer lines (its blocks carry no comments)
 // but with more instructions (4 against 3), and the main loop. The main loop is the K loop. A scaled MFMA's format
 // codes are read from the instruction (cbsz:4 blgp:4 is fp4 x fp4; none named is fp8 x fp8), each pair its own kind.
-TEST(ISAInfo, PicksTheLoopWithFewestInstructionsAndReadsFormats) {
+TEST(ISAInfo, PicksTheLoopWithFewestInstructionsPerMFMAAndReadsFormats) {
   const char *assembly = R"(	.protected	k                       ; -- Begin function k
 k:
 .LBB0_1:
@@ -137,4 +137,31 @@ k:
   ASSERT_EQ(masked[0].mfmas.size(), 1u);
   EXPECT_EQ(masked[0].mfmas[0].cbsz, 0u);
   EXPECT_EQ(masked[0].mfmas[0].blgp, 0u);
+}
+
+// A staged main loop of two K steps (KLoopPlan::stepPerStage) has more instructions than the masked loop of one
+// (6 against 4) but fewer per MFMA (3 against 4): it is the K loop.
+TEST(ISAInfo, PicksTheTwoStepMainLoopOverTheShorterMaskedOne) {
+  const char *assembly = R"(	.protected	k                       ; -- Begin function k
+k:
+.LBB0_1:
+	ds_read_b128 v[16:19], v40
+	v_mfma_f32_32x32x16_f16 v[0:15], v[16:19], v[24:27], v[0:15]
+	s_waitcnt vmcnt(0)
+	s_cbranch_scc1 .LBB0_1
+.LBB0_2:
+	ds_read_b128 v[16:19], v40
+	v_mfma_f32_32x32x16_f16 v[0:15], v[16:19], v[24:27], v[0:15]
+	ds_read_b128 v[16:19], v40 offset:4096
+	v_mfma_f32_32x32x16_f16 v[0:15], v[16:19], v[24:27], v[0:15]
+	s_add_i32 s0, s0, 1
+	s_cbranch_scc1 .LBB0_2
+	s_endpgm
+                                        ; -- End function
+)";
+  std::vector<MFMALoop> loops = findMFMALoops(assembly);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].label, ".LBB0_2");
+  EXPECT_EQ(loops[0].instructions.size(), 6u);
+  EXPECT_EQ(loops[0].mfmaCount, 2u);
 }

@@ -173,11 +173,19 @@ int main(int argc, char **argv) {
   int ok = 0, total = 0;
   // M x N x K (K in values): whole blocks; tails in M, N and K (K a multiple of 32 that is not a K step, then one
   // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
+#if defined(MX_LONG_K)
+  // K = MX_LONG_K values, 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of steps,
+  // the odd step after them and the masked steps, in an interior block and in edge blocks.
+  std::vector<std::array<int, 3>> all = {{128, 128, MX_LONG_K}, {200, 160, MX_LONG_K}};
+#else
   std::vector<std::array<int, 3>> all = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320},
                                          {64, 33, 64},    {1, 1, 32},     {130, 70, 200}};
+#endif
   // An 8-bit A over a B of packed values: K odd, so B's last element holds a value past K (KB = ceil(K / values)).
+#if !defined(MX_LONG_K)
   if (kValues == 1 && kValuesB > 1) all.push_back({72, 40, 97});
-#if defined(MX_B_KN4)
+#endif
+#if defined(MX_B_KN4) && !defined(MX_LONG_K)
   // A packed K x N B runs the vector kernel only where N fills whole vectors of B (fp4: N % 32, 6-bit: N % 16): edge
   // blocks in M and N with that kernel.
   all.push_back({200, 160, 256});
