@@ -153,10 +153,12 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case Stmt::Kind::Barrier: {
     const auto &b = llvm::cast<Barrier>(s);
+    if (!b.madeFor.empty()) line(depth) << "// A barrier placed by tilec: it orders " << b.madeFor << ".\n";
     if (b.dropped) line(depth) << "// barrier; not needed: " << b.why << ".\n";
     else line(depth) << "tilec::barrier();\n";
     return;
   }
+  case Stmt::Kind::FragmentRead: fragmentRead(llvm::cast<FragmentRead>(s), depth); return;
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
   case Stmt::Kind::LdsRead: ldsRead(llvm::cast<LdsRead>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
