@@ -403,6 +403,18 @@ void ir::forEachLdsAccess(const Stmt &s, llvm::function_ref<void(const LdsBuffer
   }
 }
 
+bool ir::writesLds(const Stmt &s, const LdsBuffer *b) {
+  bool found = false;
+  forEachLdsAccess(s, [&](const LdsBuffer *x, bool write) { found |= write && (x == b || !x); });
+  return found;
+}
+
+bool ir::barrierBetween(const Kernel &k, long from, long to) {
+  for (long i = from + 1; i < to; ++i)
+    if (auto *b = llvm::dyn_cast<Barrier>(k.body[i].get()); b && !b->dropped) return true;
+  return false;
+}
+
 std::vector<ir::LdsLifetime> ir::ldsLifetimes(const Kernel &k, bool &scaled) {
   std::vector<LdsLifetime> life(k.ldsBuffers.size());
   scaled = false;

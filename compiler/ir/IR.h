@@ -516,6 +516,11 @@ const Value *valueOf(const Stmt &s);
 /// ScaleLoads): `each` is called with a null buffer for them.
 void forEachLdsAccess(const Stmt &s, llvm::function_ref<void(const LdsBuffer *, bool write)> each);
 
+/// Whether statement `s` (a loop: anything in it) may write buffer `b` (a scaled mma's buffers count as any).
+bool writesLds(const Stmt &s, const LdsBuffer *b);
+/// Whether a barrier that is emitted stands among k's top-level statements strictly between `from` and `to`.
+bool barrierBetween(const Kernel &k, long from, long to);
+
 /// Where an LDS buffer lives: the first and last top-level statements of its kernel that access it (a loop is one
 /// statement: a buffer accessed in it lives through all of it); -1 for none.
 struct LdsLifetime {

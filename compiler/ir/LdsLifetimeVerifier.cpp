@@ -20,18 +20,6 @@ using llvm::formatv;
 
 namespace {
 
-bool writes(const Stmt &s, const LdsBuffer *b) {
-  bool found = false;
-  forEachLdsAccess(s, [&](const LdsBuffer *x, bool write) { found |= write && (x == b || !x); });
-  return found;
-}
-
-bool barrierBetween(const Kernel &k, long from, long to) {
-  for (long i = from + 1; i < to; ++i)
-    if (auto *b = llvm::dyn_cast<Barrier>(k.body[i].get()); b && !b->dropped) return true;
-  return false;
-}
-
 class LifetimeVerifier {
 public:
   LifetimeVerifier(const Kernel &k, DiagnosticEngine &diags) : k(k), diags(diags) {}
@@ -76,7 +64,7 @@ private:
     for (; loop < k.body.size(); ++loop) {
       auto *f = llvm::dyn_cast<For>(k.body[loop].get());
       bool holds = f && llvm::any_of(f->body, [&](const StmtPtr &s) { return s.get() == m; });
-      if (writes(*k.body[loop], m->a))
+      if (writesLds(*k.body[loop], m->a))
         return fail(r.loc, formatv("lds {0} is written after its fragments are read before the loop", m->a->name));
       if (holds) break;
     }
@@ -84,7 +72,7 @@ private:
     // A barrier after A's last write before the read.
     for (size_t i = at; i-- > 0;) {
       if (auto *b = llvm::dyn_cast<Barrier>(k.body[i].get()); b && !b->dropped) return;
-      if (writes(*k.body[i], m->a))
+      if (writesLds(*k.body[i], m->a))
         return fail(r.loc, formatv("fragments of lds {0} read with no barrier after its last write", m->a->name));
     }
   }

@@ -12,13 +12,6 @@ using llvm::formatv;
 
 namespace {
 
-/// Whether statement `s` (a loop: anything in it) writes buffer `b`.
-bool writes(const Stmt &s, const LdsBuffer *b) {
-  bool found = false;
-  forEachLdsAccess(s, [&](const LdsBuffer *x, bool write) { found |= write && (x == b || !x); });
-  return found;
-}
-
 /// Waves per SIMD the kernel's estimated registers allow with the model's margin.
 unsigned vgprWaves(const Kernel &k, const Target &t) {
   return wavesForVgprs(t, withRegisterMargin(unifiedVgprs(estimateResources(k, t).resources(k.workgroupSize))));
@@ -36,7 +29,7 @@ unsigned place(Body &body, size_t at, MMA &m) {
   bool needsBarrier = false;
   for (size_t i = at; i-- > 0;) {
     if (llvm::isa<Barrier>(body[i].get())) break;
-    if (writes(*body[i], m.a)) {
+    if (writesLds(*body[i], m.a)) {
       needsBarrier = true;
       break;
     }
@@ -66,7 +59,7 @@ void hoist(Kernel &k, const Target &t) {
     for (StmtPtr &s : f->body) {
       auto *m = llvm::dyn_cast<MMA>(s.get());
       if (!m || m->aFrom || m->scaleA || m->acc->instr->scaled || m->a->transposeReads || m->a->stages != 1 ||
-          writes(*f, m->a))
+          writesLds(*f, m->a))
         continue;
       unsigned before = occupancy(k, t);
       unsigned added = place(body, i, *m);

@@ -21,13 +21,6 @@ unsigned groupsByLds(const Target &t, unsigned bytes) {
   return bytes ? t.ldsBytesPerCU / static_cast<unsigned>(llvm::alignTo(bytes, t.ldsGranule)) : 1024u;
 }
 
-/// Whether a barrier stands among the top-level statements strictly between `from` and `to`.
-bool barrierBetween(const Kernel &k, long from, long to) {
-  for (long i = from + 1; i < to; ++i)
-    if (auto *b = llvm::dyn_cast<Barrier>(k.body[i].get()); b && !b->dropped) return true;
-  return false;
-}
-
 /// Where a lifetime lies, in words: in a loop, or before or after one.
 std::string span(const Kernel &k, const LdsLifetime &l) {
   auto loop = [&](long i) { return llvm::dyn_cast<For>(k.body[i].get()); };
