@@ -328,9 +328,10 @@ struct For : Stmt {
   Body body;
   std::unique_ptr<KLoopPlan> plan; ///< set by planPipelines for K loops
   /// A plain loop's loads issued one step ahead (passes/RotateLoopLoads.h): the first step's before the loop, the
-  /// next step's after body statement rotatedAfter (the step's first barrier) instead of at their place.
+  /// next step's load of rotatedLoads[j] after body statement rotatedAfter[j] (the step's first barrier, or the LDS
+  /// write of its tile where that comes later) instead of at its place.
   std::vector<const Assign *> rotatedLoads;
-  size_t rotatedAfter = 0;
+  std::vector<size_t> rotatedAfter;
   /// Some rotated loads go through buffer resources (their tensors in Kernel::bufferLoaded) in the vector kernel.
   bool rotatedBufferLoads = false;
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
