@@ -48,15 +48,13 @@ void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = t
   }
 }
 
-/// The mmas whose A comes from an accumulator's registers (passes/ForwardAccOperands) or that could read it before
-/// their loop (passes/HoistFragments), and why, as "s = mma(...): why".
+/// "s = mma(...): why" for each mma whose A is in registers (passes/ForwardAccOperands, passes/HoistFragments).
 void forwardedOperands(const ir::Body &body, std::vector<std::string> &out) {
-  for (const ir::StmtPtr &s : body) {
+  for (const ir::StmtPtr &s : body)
     if (auto *f = llvm::dyn_cast<ir::For>(s.get())) forwardedOperands(f->body, out);
     else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && (m->aFrom || !m->aHoistedWhy.empty()))
       out.push_back(formatv("{0} {1} mma(...): {2}", m->acc->name, m->restart ? "=" : "+=",
                             m->aFrom ? m->aFromWhy : m->aHoistedWhy).str());
-  }
 }
 
 /// The reductions of a body in statement order (loops included).
