@@ -385,9 +385,11 @@ bool padAllowed(const ir::Kernel &kernel, const Target &target, const ir::LdsBuf
     for (const ir::MMA *m : mmas)
       if (m->acc->instr && rowBytes % (operandView(*m->acc->instr, m->b == &b).kRun() * size) != 0) return false;
   }
-  uint64_t bytes = 0;
+  uint64_t bytes = 0, trial = uint64_t(b.storedRows()) * rowBytes;
   for (const auto &l : kernel.ldsBuffers)
-    bytes += l.get() == &b ? uint64_t(b.storedRows()) * rowBytes : l->bytes();
+    bytes += l.get() == &b ? trial : l->bytes();
+  // Buffers sharing one allocation (passes/ShareLds.h): at most what b grows by beyond it.
+  if (kernel.ldsSharedBytes) bytes = kernel.ldsSharedBytes + (trial > b.bytes() ? trial - b.bytes() : 0);
   return bytes <= target.ldsBytesPerCU;
 }
 

@@ -187,7 +187,8 @@ void scan(const ir::Kernel &k, const ir::Body &body, Widest &w, const ir::For *l
       // ahead as far as the target's table says (Target::plainLoopFragmentSteps).
       unsigned ahead = loop && !loop->plan ? w.target->plainLoopFragmentSteps : 4u;
       unsigned steps = staged ? std::min(kSteps + 1, 3u) : std::min(kSteps, ahead);
-      n = stepFragmentRegisters(*m) * steps;
+      // A read before the loop (MMA::aHoisted) is counted there, with the loop's own registers.
+      n = (m->aHoisted ? a.blocksX() * fragmentRegisters(*m, true) : stepFragmentRegisters(*m)) * steps;
       // A B fragment read transposed in two or more parts is put together from them while the next parts arrive: a
       // fragment's copy per block column (staged: gemm_f16_kn_gfx950, LLVM 22 148 VGPRs, the model 133 without it;
       // the scaled ones: gemm_mxfp4_kn_gfx950 160, 153 without it; mx_mixed.tile's mix_f4f8kn 190, 181 without it;
@@ -307,6 +308,15 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
   for (auto [a, f] : loadedAhead(k.body))
     vgpr(formatv("tile {0}: loaded one step ahead, live through the loop over {1}", a->dst->name, f->var),
          tileVGPRs(*a->dst), a->dst->loc);
+  // A's fragments read before a loop (passes/HoistFragments.h) are live through all of it.
+  for (const ir::StmtPtr &s : k.body)
+    if (auto *r = llvm::dyn_cast<ir::FragmentRead>(s.get())) {
+      const ir::MMA &m = *r->mma;
+      unsigned steps = m.k / m.acc->instr->k, regs = fragmentRegisters(m, false);
+      vgpr(formatv("A fragments of acc {0}'s mma, read before the loop and kept through it: {1} K steps x {2} block "
+                   "rows x {3}", m.acc->name, steps, m.acc->blocksY(), regs),
+           steps * m.acc->blocksY() * regs, m.loc);
+    }
   // Reduced tiles live from their first reduction to their last use: those live at once count (softmax's m dies in
   // p = exp(x - m) before s = sum(p) is born).
   for (const ir::ReducedTile *r : reducedPeak(k))
@@ -497,7 +507,14 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                            a->registers(), a->loc});
     e.agprs += a->registers();
   }
-  for (const auto &l : k.ldsBuffers) {
+  // Buffers that share one allocation (passes/ShareLds.h) count the bytes each adds to it, in the order of their
+  // offsets.
+  std::vector<const ir::LdsBuffer *> buffers;
+  for (const auto &l : k.ldsBuffers) buffers.push_back(l.get());
+  if (k.ldsSharedBytes)
+    std::stable_sort(buffers.begin(), buffers.end(), [](auto *a, auto *b) { return a->offset < b->offset; });
+  unsigned highest = 0;
+  for (const ir::LdsBuffer *l : buffers) {
     if (!l->used) continue;
     std::string stages = l->stages > 1 ? formatv("{0} stages x ", l->stages).str() : "";
     e.ldsItems.push_back({l->slotted() ? formatv("lds {0}: {1}{2} x ({3} + {4}) / {5} slots x {6} B ({5} {7} in each)",
@@ -507,7 +524,14 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                                        : formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B", l->name, stages,
                                                  l->storedRows(), l->storedCols(), l->pad, sizeOf(l->dtype)).str(),
                           l->bytes(), l->loc});
-    e.ldsBytes += l->bytes();
+    if (k.ldsSharedBytes) {
+      unsigned end = l->offset + l->bytes(), added = end > highest ? end - highest : 0;
+      e.ldsItems.back().what += formatv(", at bytes {0} .. {1} of the shared allocation{2}", l->offset, end - 1,
+                                        added == l->bytes() ? "" : formatv(": {0} B beyond the buffers before", added).str());
+      e.ldsItems.back().count = added;
+      highest = std::max(highest, end);
+    }
+    e.ldsBytes += e.ldsItems.back().count;
   }
 
   std::function<void(const ir::Body &)> reductions = [&](const ir::Body &b) {

@@ -153,10 +153,12 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case Stmt::Kind::Barrier: {
     const auto &b = llvm::cast<Barrier>(s);
+    if (!b.madeFor.empty()) line(depth) << "// A barrier placed by tilec: it orders " << b.madeFor << ".\n";
     if (b.dropped) line(depth) << "// barrier; not needed: " << b.why << ".\n";
     else line(depth) << "tilec::barrier();\n";
     return;
   }
+  case Stmt::Kind::FragmentRead: fragmentRead(llvm::cast<FragmentRead>(s), depth); return;
   case Stmt::Kind::LdsWrite: ldsWrite(llvm::cast<LdsWrite>(s), depth); return;
   case Stmt::Kind::LdsRead: ldsRead(llvm::cast<LdsRead>(s), depth); return;
   case Stmt::Kind::MMA: mma(llvm::cast<MMA>(s), depth); return;
@@ -305,11 +307,13 @@ void KernelEmitter::plainLoop(const For &f, unsigned depth) {
   // Loads rotated one step ahead (passes/RotateLoopLoads.h), with the loop variable written as `var`: each access
   // also needs `var < upper` (the step exists), in its mask rather than a branch around the loads, so the loop stays
   // one block of straight code.
-  auto rotated = [&](const std::string &var, unsigned d) {
+  // The loads placed after body statement `after` (all of them: SIZE_MAX).
+  auto rotated = [&](const std::string &var, unsigned d, size_t after) {
     loopVarText[f.var] = var;
     accessGuard = formatv("{0} < {1}", var, index(*f.upper)).str();
     maskedBufferLoads = f.rotatedBufferLoads && variant == Variant::Vector;
-    for (const Assign *a : f.rotatedLoads) stmt(*a, d);
+    for (size_t j = 0; j < f.rotatedLoads.size(); ++j)
+      if (after == SIZE_MAX || f.rotatedAfter[j] == after) stmt(*f.rotatedLoads[j], d);
     maskedBufferLoads = false;
     accessGuard.clear();
     loopVarText.erase(f.var);
@@ -322,16 +326,16 @@ void KernelEmitter::plainLoop(const For &f, unsigned depth) {
       const Stmt &b = *f.body[i];
       if (llvm::is_contained(f.rotatedLoads, &b)) continue;
       stmt(b, d);
-      if (f.rotatedLoads.empty() || i != f.rotatedAfter) continue;
+      if (!llvm::is_contained(f.rotatedAfter, i)) continue;
       line(d) << formatv("// The next step's tiles, loaded during this one (their values of this step are in LDS; none "
                          "past the last step).\n");
-      rotated(next, d);
+      rotated(next, d, i);
     }
     loopAssigned.pop_back();
   };
   if (!f.rotatedLoads.empty()) {
     line(depth) << "// The first step's tiles, loaded before the loop; each step loads the next one's.\n";
-    rotated(index(*f.lower), depth);
+    rotated(index(*f.lower), depth, SIZE_MAX);
   }
   std::set<const AccAssign *> masks;
   std::string maskFree = maskFreeSteps(f, masks);

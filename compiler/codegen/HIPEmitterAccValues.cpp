@@ -4,7 +4,8 @@
 // (bi, bj) and, per group of 4 values e .. e + 3, 4 consecutive columns (HIPEmitterEpilogue.cpp). A reduction along
 // its rows combines a lane's values of each block row in registers, then the 64 / m lanes that hold the same row; a
 // reduced tile of its rows is one value per block row ({name}[bi]); an in-place update (`o = o * alpha`) and a write
-// to LDS (`sP = cast<f16>(p)`) run over the lane's values with those indices.
+// to LDS (`sP = cast<f16>(p)`) run over the lane's values with those indices. An mma operand in registers comes from
+// an accumulator's values (MMA::aFrom), or was read from LDS before the loop (MMA::aHoisted).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/HIPEmitterKernel.h"
@@ -229,6 +230,35 @@ void KernelEmitter::forwardedFragments(const MMA &m, const std::string &step, un
   line(d + 1) << formatv("a_frag{0}[bi] = __builtin_bit_cast({1}, {2});\n", step, ins.operandType,
                          runs == 1 ? "a_run[0]" : "tilec::concat(a_run[0], a_run[1])");
   line(d) << "}\n";
+}
+
+/// Before the loop: A's fragments of every instruction K step and block row, read as the mma would read them.
+void KernelEmitter::fragmentRead(const FragmentRead &r, unsigned depth) {
+  const MMA &m = *r.mma;
+  const AccTile &a = *m.acc;
+  const MFMAInstr &ins = *a.instr;
+  unsigned steps = m.k / ins.k;
+  std::string source = sourceText(m.loc);
+  if (!source.empty() && source.back() == ';') source.pop_back();
+  markSource(depth, m.loc);
+  line(depth) << formatv("// The A fragments of {0}: read once, here, and kept in registers through the loop (nothing "
+                         "in it writes {1}): {2} K steps x {3} block row{4} of {5}.\n",
+                         source, m.a->name, steps, a.blocksY(), a.blocksY() == 1 ? "" : "s", ins.operandType);
+  line(depth) << formatv("{0} {1}_a_frags[{2}][{3}];\n", ins.operandType, a.name, steps, a.blocksY());
+  if (steps > 1) line(depth) << "#pragma unroll\n";
+  line(depth) << formatv("for (int kk = 0; kk < {0}; kk += {1}) {{\n", m.k, ins.k);
+  kLane(ins, depth + 1);
+  fragmentReads(ins, formatv("{0}_a_frags[kk / {1}]", a.name, ins.k).str(), "bi", a.blocksY(), ins.m, *m.a,
+                a.name + "_row", "k_lane", depth + 1);
+  line(depth) << "}\n";
+}
+
+void KernelEmitter::hoistedFragments(const MMA &m, const std::string &step, unsigned d) {
+  const AccTile &a = *m.acc;
+  line(d) << formatv("// A's fragments of this K step, read before the loop.\n");
+  if (a.blocksY() > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int bi = 0; bi < {0}; ++bi) a_frag{1}[bi] = {2}_a_frags[kk / {3}][bi];\n", a.blocksY(), step,
+                     a.name, a.instr->k);
 }
 
 } // namespace tilec::hip

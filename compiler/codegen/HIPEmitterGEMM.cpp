@@ -188,6 +188,36 @@ void KernelEmitter::mmaHeader(const MMA &m, unsigned depth) {
     line(depth) << formatv("// With the operands swapped, {0} is issued as {1}.\n", ins.name, swapped.name);
 }
 
+/// This lane's fragment of each of `count` blocks (`block` names the block index; rows of `size` from `origin`) of one
+/// instruction K step (k_lane in scope), read from `buf` into `frag`[block] as `view`'s operand.
+void KernelEmitter::fragmentReads(const MFMAInstr &view, const std::string &frag, const char *block, unsigned count,
+                                  unsigned size, const LdsBuffer &buf, const std::string &origin, const char *kLane,
+                                  unsigned d) {
+  if (count > 1) line(d) << "#pragma unroll\n";
+  line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
+  std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
+  std::string at = formatv("{0} * {1} + {2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
+                           buf.pitch(), kLane).str();
+  std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", view.operandType, lds(buf, false), at).str();
+  if (!view.scaled && view.readsPerFragment() == 2) {
+    // K in runs of 4 (runsOfFour, an A from an accumulator's registers): two reads, the second run G x 4 further.
+    std::string run = vecType(buf.dtype, view.kRun());
+    value = formatv("__builtin_bit_cast({0}, tilec::concat(tilec::lds_load<{1}>({2}, {3}), tilec::lds_load<{1}>({2}, "
+                    "{3} + {4})))",
+                    view.operandType, run, lds(buf, false), at, view.kGroups() * view.kRun())
+                .str();
+  } else if (view.scaled) {
+    // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
+    // 24-byte run of a 6-bit format as three 8-byte reads.
+    std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
+    value = view.ldsReadsPerRun() == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
+            : view.readsPerFragment() == 2
+                ? formatv("tilec::concat({0}), {0} + {1}))", run, view.kGroups() * view.kRun()).str()
+                : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();
+  }
+  line(d + 1) << formatv("{0}[{1}] = {2};\n", frag, block, value);
+}
+
 /// The fragment reads of one instruction K step (kk and k_lane in scope): one LDS read per block row of A and per
 /// block column of B; `step` indexes fragment arrays that hold every step ("" for one step's). A B whose elements
 /// hold another number of K values than A's (a scaled mma of fp8 by fp4x2, say) has a k_lane of its own, k_lane_b,
@@ -204,36 +234,12 @@ void KernelEmitter::mmaFragmentReads(const MMA &m, const std::string &step, unsi
                        perA > perB ? formatv("{0} per column", perA / perB).str()
                                    : formatv("a column per {0}", perB / perA).str());
   }
-  auto fragments = [&](const MFMAInstr &view, const char *frag, const char *block, unsigned count, unsigned size,
-                       const LdsBuffer &buf, const std::string &origin, const char *kLane) {
-    if (count > 1) line(d) << "#pragma unroll\n";
-    line(d) << formatv("for (int {0} = 0; {0} < {1}; ++{0})\n", block, count);
-    std::string row = formatv("{0} + {1} * {2} + lane % {2}", origin, block, size).str();
-    std::string at = formatv("{0} * {1} + {2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
-                             buf.pitch(), kLane).str();
-    std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", view.operandType, lds(buf, false), at).str();
-    if (!view.scaled && view.readsPerFragment() == 2) {
-      // K in runs of 4 (runsOfFour, an A from an accumulator's registers): two reads, the second run G x 4 further.
-      std::string run = vecType(buf.dtype, view.kRun());
-      value = formatv("__builtin_bit_cast({0}, tilec::concat(tilec::lds_load<{1}>({2}, {3}), tilec::lds_load<{1}>({2}, "
-                      "{3} + {4})))",
-                      view.operandType, run, lds(buf, false), at, view.kGroups() * view.kRun())
-                  .str();
-    } else if (view.scaled) {
-      // 16-byte reads: two runs of the lane's K values (8-bit formats), or one run in the low half (fp4x2); the
-      // 24-byte run of a 6-bit format as three 8-byte reads.
-      std::string run = formatv("tilec::lds_load<tilec::i32x4>({0}, {1}", lds(buf, false), at).str();
-      value = view.ldsReadsPerRun() == 3 ? formatv("tilec::lds_load_run24({0}, {1})", lds(buf, false), at).str()
-              : view.readsPerFragment() == 2
-                  ? formatv("tilec::concat({0}), {0} + {1}))", run, view.kGroups() * view.kRun()).str()
-                  : formatv("tilec::concat({0}), tilec::i32x4{{})", run).str();
-    }
-    line(d + 1) << formatv("{0}{1}[{2}] = {3};\n", frag, step, block, value);
-  };
   if (m.aFrom) forwardedFragments(m, step, d);
-  else fragments(ins, "a_frag", "bi", a.blocksY(), ins.m, *m.a, a.name + "_row", "k_lane");
+  else if (m.aHoisted) hoistedFragments(m, step, d);
+  else fragmentReads(ins, "a_frag" + step, "bi", a.blocksY(), ins.m, *m.a, a.name + "_row", "k_lane", d);
   if (m.b->transposeReads) return transposingFragmentReads(m, step, d);
-  fragments(insB, "b_frag", "bj", a.blocksX(), ins.n, *m.b, a.name + "_col", &insB != &ins ? "k_lane_b" : "k_lane");
+  fragmentReads(insB, "b_frag" + step, "bj", a.blocksX(), ins.n, *m.b, a.name + "_col",
+                &insB != &ins ? "k_lane_b" : "k_lane", d);
 }
 
 /// B's fragments from a K x N buffer stored as declared, with ds_read_b64_tr_b16 (16-bit values), _tr_b8 (8-bit),

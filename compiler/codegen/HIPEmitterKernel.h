@@ -143,6 +143,12 @@ private:
   std::string storedCol(const LdsBuffer &b, const std::string &row, const std::string &col) const;
   void swizzleComment(const LdsBuffer &b, unsigned depth);
   void mmaFragmentReads(const MMA &m, const std::string &step, unsigned depth);
+  void fragmentReads(const MFMAInstr &view, const std::string &frag, const char *block, unsigned count, unsigned size,
+                     const LdsBuffer &buf, const std::string &origin, const char *kLane, unsigned depth);
+  /// A's fragments of every instruction K step, read before the loop (FragmentRead, MMA::aHoisted) into
+  /// {acc}_a_frags[step][bi]; inside the loop, instruction K step kk's taken from there.
+  void fragmentRead(const FragmentRead &r, unsigned depth);
+  void hoistedFragments(const MMA &m, const std::string &step, unsigned depth);
   void kLane(const MFMAInstr &ins, unsigned depth);
   /// The launcher's checks of the scale tensors' shapes of the scaled mma in `body` (inside `loop`).
   void scaleChecks(const Body &body, const For *loop);

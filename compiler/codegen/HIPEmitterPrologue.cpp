@@ -80,6 +80,12 @@ void KernelEmitter::prologue() {
     const Layout &l = tile->layout;
     line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
   }
+  if (k.ldsSharedBytes) {
+    line(1) << "// One LDS allocation for every buffer, those whose lifetimes do not overlap in the same bytes (a barrier "
+               "between them): "
+            << k.ldsSharedWhy << ".\n";
+    line(1) << formatv("__shared__ __attribute__((aligned(16))) unsigned char lds_shared[{0}];\n", k.ldsSharedBytes);
+  }
   for (const auto &l : k.ldsBuffers) {
     if (!l->used) continue;
     if (l->slotted())
@@ -95,9 +101,13 @@ void KernelEmitter::prologue() {
     if (l->stages > 1)
       line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
                          l->stages, l->stageBytes());
-    line(1) << formatv("__shared__ {0} {1}{2}[{3} * {4}];\n", l->slotted() ? "tilec::lds_slot" : info(l->dtype).cppType,
-                       l->name, l->stages > 1 ? formatv("[{0}]", l->stages).str() : "", l->storedRows(),
-                       l->slotted() ? l->pitch() / LdsBuffer::kSlotElements : l->pitch());
+    std::string type = l->slotted() ? "tilec::lds_slot" : info(l->dtype).cppType.str();
+    std::string dims = formatv("{0}[{1} * {2}]", l->stages > 1 ? formatv("[{0}]", l->stages).str() : "",
+                               l->storedRows(), l->slotted() ? l->pitch() / LdsBuffer::kSlotElements : l->pitch());
+    if (k.ldsSharedBytes)
+      line(1) << formatv("{0} (&{1}){2} = *reinterpret_cast<{0} (*){2}>(lds_shared + {3});  // bytes {3} .. {4}\n",
+                         type, l->name, dims, l->offset, l->offset + l->bytes() - 1);
+    else line(1) << formatv("__shared__ {0} {1}{2};\n", type, l->name, dims);
   }
   for (const auto &a : k.accs) {
     const MFMAInstr &ins = *a->instr;

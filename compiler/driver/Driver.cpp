@@ -16,10 +16,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "passes/DropBarriers.h"
+#include "passes/HoistFragments.h"
 #include "passes/LdsSwizzle.h"
 #include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/RotateLoopLoads.h"
+#include "passes/ShareLds.h"
 #include "passes/SoftwarePipeline.h"
 #include "passes/UnrollChunks.h"
 #include "support/Diagnostics.h"
@@ -114,6 +116,12 @@ std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &progra
   ended(recorded());
   if (!ok) return nullptr;
   ok = verifyPlans(*module, diags);
+  ended(recorded());
+  if (!ok) return nullptr;
+  // Before the budgets: reading a loop-invariant operand before its loop frees its buffer for the loop's.
+  hoistLoopInvariantFragments(*module);
+  shareLdsBuffers(*module);
+  ok = verifyLdsLifetimes(*module, diags);
   ended(recorded());
   if (!ok) return nullptr;
   ok = checkBudgets(*module, diags) && !diags.hasErrors();

@@ -48,12 +48,13 @@ void printReductions(const ir::Body &body, llvm::raw_ostream &os, bool first = t
   }
 }
 
-/// The mmas whose A comes from an accumulator's registers (passes/ForwardAccOperands), and why.
-void forwardedOperands(const ir::Body &body, std::vector<const ir::MMA *> &out) {
-  for (const ir::StmtPtr &s : body) {
+/// "s = mma(...): why" for each mma whose A is in registers (passes/ForwardAccOperands, passes/HoistFragments).
+void forwardedOperands(const ir::Body &body, std::vector<std::string> &out) {
+  for (const ir::StmtPtr &s : body)
     if (auto *f = llvm::dyn_cast<ir::For>(s.get())) forwardedOperands(f->body, out);
-    else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && m->aFrom) out.push_back(m);
-  }
+    else if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && (m->aFrom || !m->aHoistedWhy.empty()))
+      out.push_back(formatv("{0} {1} mma(...): {2}", m->acc->name, m->restart ? "=" : "+=",
+                            m->aFrom ? m->aFromWhy : m->aHoistedWhy).str());
 }
 
 /// The reductions of a body in statement order (loops included).
@@ -79,11 +80,12 @@ const char *stepName(ir::CrossLaneStep::Kind k) {
 void writeReductions(const ir::Kernel &k, llvm::json::OStream &json) {
   std::vector<const ir::Reduce *> rs;
   reductions(k.body, rs);
-  std::vector<const ir::MMA *> forwarded;
+  std::vector<std::string> forwarded;
   forwardedOperands(k.body, forwarded);
   json.attributeArray("operands_in_registers", [&] {
-    for (const ir::MMA *m : forwarded) json.value(m->aFromWhy);
+    for (const std::string &why : forwarded) json.value(why);
   });
+  if (!k.ldsSharedWhy.empty()) json.attribute("lds_sharing", k.ldsSharedWhy);
   json.attributeArray("reductions", [&] {
     for (const ir::Reduce *r : rs)
       json.object([&] {
@@ -406,9 +408,10 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     kLoops(k->body, loops);
     for (const ir::For *f : loops) printKLoop(*k, *f, os);
     printReductions(k->body, os);
-    std::vector<const ir::MMA *> forwarded;
+    std::vector<std::string> forwarded;
     forwardedOperands(k->body, forwarded);
-    for (const ir::MMA *m : forwarded) os << "  " << m->acc->name << " += mma(...): " << m->aFromWhy << "\n";
+    for (const std::string &why : forwarded) os << "  " << why << "\n";
+    if (!k->ldsSharedWhy.empty()) os << "  lds sharing: " << k->ldsSharedWhy << "\n";
     ResourceEstimate e = estimateResources(*k, t);
     os << "  resources (estimated before code generation):\n";
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);

@@ -172,7 +172,11 @@ private:
                               l->slotted() ? ", 16-byte slots of 4" : "").str();
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "") << reads << "  // " << l->storedRows() << " x " << l->pitch()
-         << " = " << l->bytes() << " B\n";
+         << " = " << l->bytes() << " B";
+      if (k.ldsSharedBytes && l->used)
+        os << ", bytes " << l->offset << " .. " << l->offset + l->bytes() - 1 << " of the shared " << k.ldsSharedBytes
+           << " B";
+      os << "\n";
     }
     for (const auto &a : k.accs) {
       os << "  acc %" << a->name << ": " << name(a->dtype) << "[" << a->rows << ", " << a->cols << "] mfma "
@@ -239,9 +243,18 @@ private:
       os.indent(2 * depth) << "}\n";
       return;
     }
-    case Stmt::Kind::Barrier:
-      os << "barrier\n";
+    case Stmt::Kind::Barrier: {
+      auto &b = cast<Barrier>(s);
+      os << "barrier" << (b.madeFor.empty() ? "" : "  // placed: " + b.madeFor) << "\n";
       return;
+    }
+    case Stmt::Kind::FragmentRead: {
+      auto &r = cast<FragmentRead>(s);
+      os << "fragments %" << r.mma->a->name << " of %" << r.mma->acc->name << "'s mma  // "
+         << r.mma->k / r.mma->acc->instr->k << " K steps x " << r.mma->acc->blocksY()
+         << " block rows, kept in registers through the loop\n";
+      return;
+    }
     case Stmt::Kind::LdsWrite: {
       auto &w = cast<LdsWrite>(s);
       os << "%" << w.dst->name << " = lds_write %" << w.src->name << "\n";
@@ -294,7 +307,7 @@ private:
     }
     case Stmt::Kind::MMA: {
       auto &m = cast<MMA>(s);
-      os << "%" << m.acc->name << (m.restart ? " = mma(%" : " += mma(%") << m.a->name << (m.aFrom ? " in registers" : "")
+      os << "%" << m.acc->name << (m.restart ? " = mma(%" : " += mma(%") << m.a->name << (m.aFrom ? " in registers" : m.aHoisted ? " read before the loop" : "")
          << ", %" << m.b->name << ") k " << m.k << " with " << m.acc->instr->name
          << (m.acc->instr->chunk == 4 && !m.acc->instr->scaled ? ", K in runs of 4" : "") << "\n";
       return;
@@ -374,6 +387,47 @@ const ir::Value *ir::valueOf(const Stmt &s) {
   if (auto *a = llvm::dyn_cast<AccAssign>(&s)) return a->value.get();
   if (auto *w = llvm::dyn_cast<AccLdsWrite>(&s)) return w->value.get();
   return nullptr;
+}
+
+void ir::forEachLdsAccess(const Stmt &s, llvm::function_ref<void(const LdsBuffer *, bool)> each) {
+  if (auto *f = llvm::dyn_cast<For>(&s))
+    for (const StmtPtr &t : f->body) forEachLdsAccess(*t, each);
+  else if (auto *w = llvm::dyn_cast<LdsWrite>(&s)) each(w->dst, true);
+  else if (auto *w = llvm::dyn_cast<AccLdsWrite>(&s); w && !w->forwarded) each(w->dst, true);
+  else if (auto *r = llvm::dyn_cast<LdsRead>(&s)) each(r->src, false);
+  else if (auto *r = llvm::dyn_cast<FragmentRead>(&s)) each(r->mma->a, false);
+  else if (auto *m = llvm::dyn_cast<MMA>(&s)) {
+    if (!m->aFrom && !m->aHoisted) each(m->a, false);
+    each(m->b, false);
+    if (m->scaleA) each(nullptr, true);
+  }
+}
+
+bool ir::writesLds(const Stmt &s, const LdsBuffer *b) {
+  bool found = false;
+  forEachLdsAccess(s, [&](const LdsBuffer *x, bool write) { found |= write && (x == b || !x); });
+  return found;
+}
+
+bool ir::barrierBetween(const Kernel &k, long from, long to) {
+  for (long i = from + 1; i < to; ++i)
+    if (auto *b = llvm::dyn_cast<Barrier>(k.body[i].get()); b && !b->dropped) return true;
+  return false;
+}
+
+std::vector<ir::LdsLifetime> ir::ldsLifetimes(const Kernel &k, bool &scaled) {
+  std::vector<LdsLifetime> life(k.ldsBuffers.size());
+  scaled = false;
+  for (size_t i = 0; i < k.body.size(); ++i)
+    forEachLdsAccess(*k.body[i], [&](const LdsBuffer *b, bool) {
+      if (!b) return void(scaled = true);
+      for (size_t j = 0; j < k.ldsBuffers.size(); ++j)
+        if (k.ldsBuffers[j].get() == b) {
+          if (life[j].first < 0) life[j].first = static_cast<long>(i);
+          life[j].last = static_cast<long>(i);
+        }
+    });
+  return life;
 }
 
 void ir::printModule(const Module &module, llvm::raw_ostream &os) { Printer(os).module(module); }

@@ -14,6 +14,7 @@
 
 #include "ir/LdsBuffer.h"
 #include "ir/ScaleLoads.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "layout/Layout.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SMLoc.h"
@@ -211,7 +212,7 @@ using ValuePtr = std::unique_ptr<Value>;
 //===--- Statements ---===//
 
 #define TILEC_IR_STMTS(X) X(Assign) X(Store) X(For) X(Barrier) X(LdsWrite) X(MMA) X(Reduce) X(ReducedAssign) X(LdsRead) \
-  X(AccAssign) X(AccLdsWrite)
+  X(AccAssign) X(AccLdsWrite) X(FragmentRead)
 
 struct Stmt {
   enum class Kind {
@@ -331,9 +332,10 @@ struct For : Stmt {
   Body body;
   std::unique_ptr<KLoopPlan> plan; ///< set by planPipelines for K loops
   /// A plain loop's loads issued one step ahead (passes/RotateLoopLoads.h): the first step's before the loop, the
-  /// next step's after body statement rotatedAfter (the step's first barrier) instead of at their place.
+  /// next step's load of rotatedLoads[j] after body statement rotatedAfter[j] (the step's first barrier, or the LDS
+  /// write of its tile where that comes later) instead of at its place.
   std::vector<const Assign *> rotatedLoads;
-  size_t rotatedAfter = 0;
+  std::vector<size_t> rotatedAfter;
   /// Some rotated loads go through buffer resources (their tensors in Kernel::bufferLoaded) in the vector kernel.
   bool rotatedBufferLoads = false;
   static bool classof(const Stmt *s) { return s->kind == Kind::For; }
@@ -345,6 +347,8 @@ struct Barrier : Stmt {
   /// Orders nothing the barriers around it do not (passes/DropBarriers.h): not emitted; `why` says so.
   bool dropped = false;
   std::string why;
+  /// Placed by a pass, not written (passes/HoistFragments.h, passes/ShareLds.h): what it orders, in words.
+  std::string madeFor;
   static bool classof(const Stmt *s) { return s->kind == Kind::Barrier; }
 };
 
@@ -377,6 +381,10 @@ struct MMA : Stmt {
   /// C/D layout holds them in; B is read in the same order. Null: A is read from LDS.
   const struct AccLdsWrite *aFrom = nullptr;
   std::string aFromWhy; ///< the decision in words, for the report
+  /// A's fragments of every instruction K step, read from LDS once before the loop that holds this mma and kept in
+  /// registers through it (passes/HoistFragments.h): A's buffer is not written inside the loop. Null: read here.
+  const struct FragmentRead *aHoisted = nullptr;
+  std::string aHoistedWhy; ///< the decision, taken or not, in words, for the report (empty: not a candidate)
   static bool classof(const Stmt *s) { return s->kind == Kind::MMA; }
 };
 
@@ -451,6 +459,15 @@ struct AccLdsWrite : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::AccLdsWrite; }
 };
 
+/// The A fragments of `mma` for every instruction K step and block row, read from LDS into registers that stay live
+/// through the loop holding the mma (MMA::aHoisted; passes/HoistFragments.h). It stands in the body that holds that
+/// loop, before it, after a barrier that orders A's last write before these reads.
+struct FragmentRead : Stmt {
+  FragmentRead(SMRange loc) : Stmt(Kind::FragmentRead, loc) {}
+  const MMA *mma = nullptr;
+  static bool classof(const Stmt *s) { return s->kind == Kind::FragmentRead; }
+};
+
 struct Kernel {
   std::string name;
   SMRange loc;
@@ -479,6 +496,10 @@ struct Kernel {
   unsigned wavesPerEU = 0, wavesPerEUUnaligned = 0;
   /// Why a target that asks did not ask for this kernel's waves (passes/OccupancyHint.h); empty otherwise.
   std::string wavesNotAsked;
+  /// Bytes of the one LDS allocation that every used buffer is placed in at its LdsBuffer::offset, buffers whose
+  /// lifetimes do not overlap sharing bytes (passes/ShareLds.h); 0: each buffer is an allocation of its own.
+  unsigned ldsSharedBytes = 0;
+  std::string ldsSharedWhy; ///< the decision, taken or not, in words, for the report (empty: nothing could share)
   Body body;
 
   unsigned waves(const Target &t) const { return workgroupSize / t.waveSize; }
@@ -493,6 +514,26 @@ struct Module {
 
 /// The element value statement `s` computes (Assign, Store, Reduce, ReducedAssign, AccAssign, AccLdsWrite), or null.
 const Value *valueOf(const Stmt &s);
+
+/// Calls `each(buffer, write)` for every LDS access of statement `s` (a loop: of every statement in it). A write
+/// forwarded to an mma in registers is none, nor is the A operand of an mma whose fragments come from registers or
+/// were read before its loop (the FragmentRead reads them). A scaled mma's scale buffers are not statements' (ir
+/// ScaleLoads): `each` is called with a null buffer for them.
+void forEachLdsAccess(const Stmt &s, llvm::function_ref<void(const LdsBuffer *, bool write)> each);
+
+/// Whether statement `s` (a loop: anything in it) may write buffer `b` (a scaled mma's buffers count as any).
+bool writesLds(const Stmt &s, const LdsBuffer *b);
+/// Whether a barrier that is emitted stands among k's top-level statements strictly between `from` and `to`.
+bool barrierBetween(const Kernel &k, long from, long to);
+
+/// Where an LDS buffer lives: the first and last top-level statements of its kernel that access it (a loop is one
+/// statement: a buffer accessed in it lives through all of it); -1 for none.
+struct LdsLifetime {
+  long first = -1, last = -1;
+};
+/// The lifetime of each of k.ldsBuffers, in order; `scaled` is set when a scaled mma accesses buffers that are no
+/// statement's (forEachLdsAccess).
+std::vector<LdsLifetime> ldsLifetimes(const Kernel &k, bool &scaled);
 
 /// The textual form (--emit=ir).
 void printModule(const Module &module, llvm::raw_ostream &os);

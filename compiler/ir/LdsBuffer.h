@@ -49,6 +49,9 @@ struct LdsBuffer {
     return valueBits(dtype) == 6 ? rowPitch % kSlotElements == 0 : rowPitch * sizeOf(dtype) % 8 == 0;
   }
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
+  /// Its first byte in the kernel's shared LDS allocation (Kernel::ldsSharedBytes, passes/ShareLds.h), where it may
+  /// overlap buffers whose lifetimes do not overlap its own; unused when the kernel has no shared allocation.
+  unsigned offset = 0;
   /// Set by the LDS swizzle pass (passes/LdsSwizzle.h): stored row r is placed at row
   /// r ^ (((r >> swizzleFrom) & swizzleMask) << swizzleShift); swizzleMask 0 keeps every row in place.
   unsigned swizzleFrom = 0, swizzleMask = 0, swizzleShift = 0;

@@ -167,6 +167,7 @@ private:
         fail(s.loc, "LDS write of an accumulator's values into a buffer stored for another reader");
       return;
     }
+    case Stmt::Kind::FragmentRead: return; // verifyLdsLifetimes
     case Stmt::Kind::LdsWrite: {
       auto &w = cast<LdsWrite>(s);
       if (!w.dst || !w.src || w.dst->rows != w.src->rows() || w.dst->cols != w.src->cols() ||

@@ -27,6 +27,12 @@ bool verifyPlans(const ir::Module &module, DiagnosticEngine &diags);
 /// register tiles alone use, never with a row swizzle, its chunks permuted inside the row. Run after that pass.
 bool verifyLdsLayouts(const ir::Module &module, DiagnosticEngine &diags);
 
+/// True when every mma whose A fragments are read before its loop (passes/HoistFragments.h) has them read there,
+/// after a barrier that follows A's last write and with no write of A until the loop ends, and when the LDS buffers
+/// that share bytes (passes/ShareLds.h) lie inside the shared allocation and are never live at once, a barrier
+/// between the lifetimes of any two that overlap. Run after those passes.
+bool verifyLdsLifetimes(const ir::Module &module, DiagnosticEngine &diags);
+
 } // namespace tilec
 
 #endif

@@ -18,6 +18,7 @@ bool writesNoLds(const Stmt &s) {
   case Stmt::Kind::ReducedAssign:
   case Stmt::Kind::Assign:
   case Stmt::Kind::LdsRead:
+  case Stmt::Kind::FragmentRead:
   case Stmt::Kind::Store: return true;
   case Stmt::Kind::AccLdsWrite: return llvm::cast<AccLdsWrite>(s).forwarded;
   case Stmt::Kind::Reduce: return llvm::cast<Reduce>(s).dst->sourceAcc != nullptr;

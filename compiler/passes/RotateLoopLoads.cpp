@@ -41,17 +41,19 @@ bool readsOtherwise(const Stmt &s, const Tile *t) {
   return v && readsTile(*v, t);
 }
 
-/// Whether tile `t` is assigned or read anywhere in `body` but by the loads and LDS writes of the first `upTo`
-/// statements of loop `f`.
-bool usesOutside(const Body &body, const Tile *t, const For &f, size_t upTo) {
+/// Whether tile `t` is assigned or read anywhere in `body` but by its load at the top of loop `f` (the first `loads`
+/// statements) and LDS writes of it in f's body.
+bool usesOutside(const Body &body, const Tile *t, const For &f, size_t loads) {
   for (const StmtPtr &s : body) {
     if (auto *g = llvm::dyn_cast<For>(s.get())) {
       if (g == &f) {
-        for (size_t j = upTo; j < f.body.size(); ++j)
-          if (readsOtherwise(*f.body[j], t) || assigns(*f.body[j], t)) return true;
+        for (size_t j = loads; j < f.body.size(); ++j) {
+          auto *w = llvm::dyn_cast<LdsWrite>(f.body[j].get());
+          if (!(w && w->src == t) && (readsOtherwise(*f.body[j], t) || assigns(*f.body[j], t))) return true;
+        }
         continue;
       }
-      if (usesOutside(g->body, t, f, upTo)) return true;
+      if (usesOutside(g->body, t, f, loads)) return true;
       continue;
     }
     if (readsOtherwise(*s, t) || assigns(*s, t)) return true;
@@ -70,17 +72,25 @@ void rotate(For &f, Kernel &kernel) {
     loads.push_back(a);
   }
   if (loads.empty()) return;
+  size_t first = loads.size();
   for (; i < f.body.size() && !llvm::isa<Barrier>(f.body[i].get()); ++i) {
     auto *w = llvm::dyn_cast<LdsWrite>(f.body[i].get());
     if (!w || !llvm::any_of(loads, [&](const Assign *a) { return a->dst == w->src; })) return;
   }
   if (i == f.body.size()) return; // no barrier: the tiles are read after it
-  // Each tile is used by nothing else in the kernel: its value after the loop, or anywhere but these writes, would
-  // be the next step's.
-  for (const Assign *a : loads)
-    if (usesOutside(kernel.body, a->dst, f, i)) return;
+  // Each tile is used by nothing else in the kernel but its LDS writes in the loop: its value after the loop, or
+  // anywhere else, would be the next step's. The next step's load follows the first barrier, or the tile's last LDS
+  // write where that comes later (a write after S's mma, where the MFMAs hide it).
+  std::vector<size_t> after;
+  for (const Assign *a : loads) {
+    if (usesOutside(kernel.body, a->dst, f, first)) return;
+    size_t at = i;
+    for (size_t j = i; j < f.body.size(); ++j)
+      if (auto *w = llvm::dyn_cast<LdsWrite>(f.body[j].get()); w && w->src == a->dst) at = j;
+    after.push_back(at);
+  }
   f.rotatedLoads = loads;
-  f.rotatedAfter = i;
+  f.rotatedAfter = after;
   // A step's loads are masked by the step's existence (and the tensor's edge): through a buffer resource a masked-off
   // vector gets an out-of-range offset and reads zeros, so the loop stays one block without exec branches.
   for (const Assign *a : loads) {
