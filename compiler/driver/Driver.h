@@ -54,11 +54,12 @@ std::optional<ast::Program> parseChecked(unsigned buffer, DiagnosticEngine &diag
 
 /// The stages whose diagnostics a compilation reports, in order. Each stops the pipeline when it reports an error,
 /// except UnusedCode (warnings about code that does nothing, only in a file without other errors).
+/// LdsLifetimes: the verifier of the fragment-hoisting and LDS-sharing passes, which run before the budgets.
 /// LdsBanks: the bank-conflict warnings, which weigh the layouts the LDS swizzle pass chose.
 enum class CheckStage : unsigned {
-  Parse, Sema, UnusedCode, Verify, Plans, VerifyPlans, Budgets, LdsBanks, RegisterEdges
+  Parse, Sema, UnusedCode, Verify, Plans, VerifyPlans, LdsLifetimes, Budgets, LdsBanks, RegisterEdges
 };
-constexpr unsigned kCheckStages = 9;
+constexpr unsigned kCheckStages = 10;
 
 /// Sema, the verifier, the planning passes and the resource checks: everything between the syntax tree and the
 /// emitters, in order. Returns null after any error (a warning promoted by -Werror included). With `stageEnds`, each
