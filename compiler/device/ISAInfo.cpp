@@ -63,16 +63,14 @@ llvm::StringRef branchTarget(llvm::StringRef instruction) {
   return target.starts_with(".LBB") ? target : "";
 }
 
-/// The value of a format field of a scaled MFMA ("cbsz:4"), 0 when the instruction does not name it, and ~0u (no
-/// format has it: the estimate then names the instruction as unknown) when the field is there but not a number.
-unsigned formatCode(llvm::StringRef instruction, llvm::StringRef field) {
+} // namespace
+
+unsigned tilec::formatCode(llvm::StringRef instruction, llvm::StringRef field) {
   size_t at = instruction.find(field);
   unsigned code = 0;
   if (at != llvm::StringRef::npos && instruction.substr(at + field.size()).consumeInteger(10, code)) code = ~0u;
   return code;
 }
-
-} // namespace
 
 std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
   std::vector<MFMALoop> loops;

@@ -49,6 +49,10 @@ struct MFMALoop {
   std::string body() const;
 };
 
+/// The value of a format field of a scaled MFMA ("cbsz:4"), 0 when the instruction does not name it, and ~0u (no
+/// format has it: the estimate then names the instruction as unknown) when the field is there but not a number.
+unsigned formatCode(llvm::StringRef instruction, llvm::StringRef field);
+
 /// The K loop of each kernel of `assembly` that has one.
 std::vector<MFMALoop> findMFMALoops(llvm::StringRef assembly);
 

@@ -48,13 +48,8 @@ std::optional<MXFormat> formatOfCode(unsigned code) {
 const MFMAInstr *standInFor(llvm::StringRef instruction, const Target &target) {
   const ScaledMFMAInstr *scaled = lookupScaledMFMA(instruction.split(' ').first);
   if (!scaled) return nullptr;
-  auto code = [&](llvm::StringRef field) {
-    size_t at = instruction.find(field);
-    unsigned value = 0;
-    if (at != llvm::StringRef::npos && instruction.substr(at + field.size()).consumeInteger(10, value)) return ~0u;
-    return value;
-  };
-  std::optional<MXFormat> a = formatOfCode(code("cbsz:")), b = formatOfCode(code("blgp:"));
+  std::optional<MXFormat> a = formatOfCode(formatCode(instruction, "cbsz:")),
+                          b = formatOfCode(formatCode(instruction, "blgp:"));
   if (!a || !b) return nullptr;
   unsigned cycles = scaledCycles(*scaled, *a, *b);
   if (cycles == scaled->cycles) return nullptr;
