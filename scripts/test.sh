@@ -37,18 +37,19 @@ if ((all)); then
   cmake --build build-asan --target tilec tilec-unittests tilec-fuzzer || exit 1
 fi
 
-lit="python3 /usr/lib/llvm-22/bin/lit -sv"
+# --time-tests: each suite ends with its slowest tests, the figures a CI budget is kept by (docs/testing.md).
+lit="python3 /usr/lib/llvm-22/bin/lit -sv --time-tests"
 if ((all)); then lit="$lit --param long=1"; fi
 log=$(mktemp)
 status=0
 if ((all)); then
-  echo "== lit and unit tests, the long tier included: build/"
+  echo "== lit and unit tests, the long tier included: build/ (at ${SECONDS} s)"
 else
-  echo "== lit and unit tests: build/ (the long tier skipped: scripts/test.sh --all runs it)"
+  echo "== lit and unit tests: build/ (the long tier skipped: scripts/test.sh --all runs it) (at ${SECONDS} s)"
 fi
 $lit build/test build/test/unit 2>&1 | tee -a "$log" || status=1
 if ((all)); then
-  echo "== lit and unit tests under ASan + UBSan: build-asan/"
+  echo "== lit and unit tests under ASan + UBSan: build-asan/ (at ${SECONDS} s)"
   $lit build-asan/test build-asan/test/unit 2>&1 | tee -a "$log" || status=1
 fi
 
@@ -76,11 +77,11 @@ one_test() {
 
 if ((all)); then
   seconds=${TILEC_FUZZ_SECONDS:-60}
-  echo "== fuzzing tilec::compileBuffer for ${seconds} s: build-asan/fuzz/tilec-fuzzer"
+  echo "== fuzzing tilec::compileBuffer for ${seconds} s: build-asan/fuzz/tilec-fuzzer (at ${SECONDS} s)"
   one_test "fuzz (${seconds} s, no crash, leak, UB or timeout; a reproducer goes to build-asan/fuzz/artifacts/)" \
     nice -n 5 bash fuzz/run.sh build-asan "$seconds"
 
-  echo "== the library on many threads under ThreadSanitizer: build-tsan/"
+  echo "== the library on many threads under ThreadSanitizer: build-tsan/ (at ${SECONDS} s)"
   tsan() {
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-22 -DTILEC_TSAN=ON \
       >/dev/null && cmake --build build-tsan --target tilec-unittests >/dev/null &&
