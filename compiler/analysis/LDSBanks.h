@@ -89,10 +89,11 @@ struct LdsAccessCost {
 
 /// Every LDS write and fragment read of `kernel`, with `pads` (one per kernel.ldsBuffers entry, in order) in place of
 /// the declared pads when given, only those of buffer `only` when given. Accesses whose width the target table lacks
-/// are left out.
+/// are left out. `phasesOnly`: each statement's cycles and ideal are the phases its instructions take in the wave that
+/// takes the most (no bank model), a lower bound of its cycles; its worst access is not filled in.
 std::vector<LdsAccessCost> ldsAccessCosts(const ir::Kernel &kernel, const Target &target,
                                           const std::vector<unsigned> *pads = nullptr,
-                                          const ir::LdsBuffer *only = nullptr);
+                                          const ir::LdsBuffer *only = nullptr, bool phasesOnly = false);
 
 /// "ds_write_b64" etc.: the instruction of one lane moving `bytes` (what tilec asks for; clang may pair two of them
 /// into ds_read2_b64 / ds_write2_b64).
