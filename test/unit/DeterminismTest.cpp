@@ -79,7 +79,8 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-// The long tier (docs/testing.md): about 50 s on a quiet 2-core machine, over 100 s on a loaded one; run by
+// The long tier (docs/testing.md): 186 s alone on the 2-core machine (2 Dec 2026, before the pad search's filter
+// made compiles a quarter faster), over 200 s beside other work; run by
 // `scripts/test.sh --all`, or lit with `--param long=1`, which sets TILEC_LONG_TESTS=1.
 TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   const char *longTier = std::getenv("TILEC_LONG_TESTS");
