@@ -89,8 +89,8 @@ TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   std::vector<Job> jobs = allJobs();
   ASSERT_GE(jobs.size(), 8u * 7 * 3) << "expected every example in " << TILEC_EXAMPLES_DIR;
   // Under ASan (about 15 times slower here: 15 minutes of CI for the whole set) every example still runs, as HIP and
-  // as a JSON report for its own target, on 2 and 8 threads: what the sanitizer checks (no memory error when
-  // compilations run side by side) needs no more; the normal build checks the bytes of every job.
+  // as a JSON report for its own target, on 2 threads: what the sanitizer checks (no memory error when compilations
+  // run side by side) needs no more; the normal build checks the bytes of every job.
   if (kSanitized)
     llvm::erase_if(jobs, [](const Job &j) {
       return j.options.target || !(j.options.emit == EmitKind::HIP ||
@@ -111,7 +111,7 @@ TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   for (size_t i = 0; i < jobs.size(); ++i)
     if (!jobs[i].options.target) sideBySide.push_back(i);
   for (unsigned threads : {2u, 4u, 8u}) {
-    if (kSanitized && threads == 4) continue;
+    if (kSanitized && threads != 2) continue; // 2 side by side check memory errors; 4 and 8 took 4 minutes under ASan
     std::vector<std::vector<std::string>> results(threads, std::vector<std::string>(jobs.size()));
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
