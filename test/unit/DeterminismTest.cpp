@@ -6,6 +6,7 @@
 // mutable state between compilations.
 //
 //===----------------------------------------------------------------------===//
+#include "AddressSanitized.h"
 #include "driver/Driver.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -67,18 +68,6 @@ std::string run(const Job &job) {
 
 } // namespace
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // The long tier (docs/testing.md): 186 s alone on the 2-core machine (2 Dec 2026, before the pad search's filter
 // made compiles a quarter faster), over 200 s beside other work; run by
 // `scripts/test.sh --all`, or lit with `--param long=1`, which sets TILEC_LONG_TESTS=1.
@@ -91,7 +80,7 @@ TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   // Under ASan (about 15 times slower here: 15 minutes of CI for the whole set) every example still runs, as HIP and
   // as a JSON report for its own target, on 2 threads: what the sanitizer checks (no memory error when compilations
   // run side by side) needs no more; the normal build checks the bytes of every job.
-  if (kSanitized)
+  if (kAddressSanitized)
     llvm::erase_if(jobs, [](const Job &j) {
       return j.options.target || !(j.options.emit == EmitKind::HIP ||
                                    (j.options.emit == EmitKind::Report && j.options.format == OutputFormat::JSON));
@@ -111,7 +100,7 @@ TEST(Determinism, SameBytesAcrossRunsAndThreadCounts) {
   for (size_t i = 0; i < jobs.size(); ++i)
     if (!jobs[i].options.target) sideBySide.push_back(i);
   for (unsigned threads : {2u, 4u, 8u}) {
-    if (kSanitized && threads != 2) continue; // 2 side by side check memory errors; 4 and 8 took 4 minutes under ASan
+    if (kAddressSanitized && threads != 2) continue; // 2 side by side check memory errors; 4 and 8 took 4 minutes under ASan
     std::vector<std::vector<std::string>> results(threads, std::vector<std::string>(jobs.size()));
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)

@@ -1,4 +1,5 @@
 //===- LibraryTest.cpp - The public API (include/tilec/tilec.h) -------------===//
+#include "AddressSanitized.h"
 #include "tilec/tilec.h"
 
 #include <gtest/gtest.h>
@@ -78,18 +79,6 @@ TEST(Library, UnreadableFile) {
   EXPECT_EQ(r.diagnostics[0].line, 0u);
   EXPECT_NE(r.diagnostics[0].message.find("cannot read '/nonexistent/x.tile'"), std::string::npos);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitized = true;
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-#else
-constexpr bool kAddressSanitized = false;
-#endif
 
 // Every example, 8 threads at once, 50 rounds: each compilation equals the sequential one (issue 12). The
 // ThreadSanitizer stage of scripts/test.sh --all runs it as it is; under ASan (no memory error when compilations run
