@@ -139,8 +139,8 @@ private:
   /// A staged step's order (KLoopPlan::staged). Each MFMA of P passes hides about P - 1 single-issue instructions
   /// behind it; the fragment reads of the next instruction K step take one or more of them, and up to P / 4 LDS
   /// writes or global loads follow each MFMA (the rest is their address arithmetic). The statements are placed whole,
-  /// writes first, from the first segment on; what is left when the last segment is reached goes there, except the
-  /// writes, which all go before it: the last segment follows the step's barrier (HIPEmitterKLoop.cpp, stagedStep).
+  /// writes first, from the first segment on; whatever is left when the segment before the last is reached goes
+  /// there, since the last segment follows the step's barrier (HIPEmitterKLoop.cpp, stagedStep).
   void stagedSchedule(KLoopPlan &plan) const {
     const MMA &m = *plan.mmas.front();
     // Scales staged through LDS: their loads first. The next step writes every tile to LDS at its start, waiting for
@@ -184,16 +184,16 @@ private:
       // every load. A load issued after the barrier has only the last segment's MFMAs to land in before the next
       // step writes its registers to LDS (at that step's start): with two instruction K steps that is half a step
       // (gemm_mxfp6_gfx950, 8 MFMAs of 8 passes a step: llvm-mca waited 46 and 58 cycles for them each two steps;
-      // placed before the barrier, after the writes that free their registers, 303 -> 221.5 cycles per two steps).
+      // placed before the barrier, after the writes that free their registers, 303 -> 223.5 cycles per two steps
+      // with the spread below).
       bool beforeLast = j + 2 == kSteps;
-      auto mustPlace = [&] { return beforeLast; };
       while (next < queue.size() &&
-             (last || here.empty() || mustPlace() || placed + queue[next].accesses <= room)) {
+             (last || here.empty() || beforeLast || placed + queue[next].accesses <= room)) {
         placed += queue[next].accesses;
         if (scaleLoads && next == 0) seg.scales = true;
         else (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
         here.push_back(queue[next++]);
-        if (!last && placed >= room && !(next < queue.size() && mustPlace())) break;
+        if (!last && !beforeLast && placed >= room) break;
       }
       // Per MFMA: the MFMA, its share of the next instruction K step's reads, then up to `cap` of the placed
       // accesses (writes before loads). The segment before the barrier takes whatever is left, however much; where
@@ -215,17 +215,17 @@ private:
       unsigned writesLeft = 0, loadsLeft = 0;
       for (const Item &i : here) (i.kind == Group::LDSWrite ? writesLeft : loadsLeft) += i.accesses;
       for (unsigned b = 0; b < blocks; ++b) {
+        // This MFMA's even share of what is left of `left` over the remaining MFMAs, taken from it.
+        auto takeShare = [&](unsigned &left) {
+          unsigned n = (left + (blocks - b) - 1) / (blocks - b);
+          left -= n;
+          return n;
+        };
         add(Group::MFMA, 1);
-        unsigned share = (readsLeft + (blocks - b) - 1) / (blocks - b);
-        add(Group::LDSRead, share);
-        readsLeft -= share;
+        add(Group::LDSRead, takeShare(readsLeft));
         if (spread) {
-          unsigned writes = (writesLeft + (blocks - b) - 1) / (blocks - b);
-          unsigned loads = (loadsLeft + (blocks - b) - 1) / (blocks - b);
-          add(Group::LDSWrite, writes);
-          add(Group::GlobalLoad, loads);
-          writesLeft -= writes;
-          loadsLeft -= loads;
+          add(Group::LDSWrite, takeShare(writesLeft));
+          add(Group::GlobalLoad, takeShare(loadsLeft));
           continue;
         }
         for (unsigned c = 0; c < cap && item < here.size(); ++c) {
