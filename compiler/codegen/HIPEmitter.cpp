@@ -121,7 +121,7 @@ void KernelEmitter::stmt(const Stmt &s, unsigned depth) {
   switch (s.kind) {
   case Stmt::Kind::Assign: {
     auto &a = llvm::cast<Assign>(s);
-    std::string element = a.dst->name + "[i]";
+    std::string element = regName(*a.dst) + "[i]";
     commentOverride = a.dst->madeFor.empty() ? "" : formatv("{0} = load: {1}.", a.dst->name, a.dst->madeFor).str();
     chunked(a.accessChunk, a.dst->layout, [&] {
       accessLoop(s.loc, *a.value, a.dst->layout, depth, [&](unsigned d, const std::string &v) {

@@ -43,10 +43,10 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
     line(depth + 1) << formatv("tilec::lds_store_slot({0}, row * {1} + col / {2}, {3}[i]);  // 16 B: its 12 and 4 "
                                "zero\n",
                                lds(b, true), b.pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotElements,
-                               w.src->name);
+                               regName(*w.src));
   } else if (chunk == l.vec && !b.transposed) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, row * {2} + {4}, {3}[i]);\n", vecType(b.dtype, l.vec),
-                               lds(b, true), b.pitch(), w.src->name, storedCol(b, "row", "col"));
+                               lds(b, true), b.pitch(), regName(*w.src), storedCol(b, "row", "col"));
   } else if (chunk > 1) {
     line(depth + 1) << formatv("// Rows of {0} B keep only {1}-byte alignment: {2} writes of {1} B.\n",
                                b.pitch() * sizeOf(b.dtype), chunk * sizeOf(b.dtype), l.vec / chunk);
@@ -54,14 +54,14 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
     line(depth + 1) << formatv("for (int part = 0; part < {0}; part += {1})\n", l.vec, chunk);
     line(depth + 2) << formatv("tilec::lds_store<{0}>({1}, row * {2} + {5} + part, tilec::slice<{4}>({3}[i], "
                                "part));\n",
-                               vecType(b.dtype, chunk), lds(b, true), b.pitch(), w.src->name, chunk,
+                               vecType(b.dtype, chunk), lds(b, true), b.pitch(), regName(*w.src), chunk,
                                storedCol(b, "row", "col"));
   } else if (l.vec == 1) {
     line(depth + 1) << formatv("tilec::lds_store<{0}>({1}, {2}, {3}[i]);\n", info(b.dtype).cppType, lds(b, true),
                                b.transposed ? formatv("{1} * {0} + {2}", b.pitch(), storedRow(b, "col", false),
                                                       storedCol(b, "col", "row")).str()
                                             : formatv("row * {0} + {1}", b.pitch(), storedCol(b, "row", "col")).str(),
-                               w.src->name);
+                               regName(*w.src));
   } else {
     line(depth + 1) << "#pragma unroll\n";
     line(depth + 1) << formatv("for (int e = 0; e < {0}; ++e)\n", l.vec);
@@ -70,7 +70,7 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
                                                       storedCol(b, "col + e", "row")).str()
                                             : formatv("row * {0} + {1} + e", b.pitch(), storedCol(b, "row", "col"))
                                                   .str(),
-                               w.src->name);
+                               regName(*w.src));
   }
   line(depth) << "}\n";
 }
@@ -117,7 +117,7 @@ void KernelEmitter::ldsRead(const LdsRead &r, unsigned depth) {
 void KernelEmitter::transposedRunWrite(const LdsWrite &w, unsigned run, const LanePosition &p, unsigned depth) {
   const Layout &l = w.src->layout;
   const LdsBuffer &b = *w.dst;
-  const std::string &t = w.src->name;
+  const std::string t = regName(*w.src);
   line(depth) << formatv("// {0} is stored transposed and this lane's accesses are consecutive rows: each column's {1} "
                          "values of accesses i .. i + {2} are one {3}-byte write.\n",
                          b.name, run, run - 1, run * sizeOf(b.dtype));

@@ -108,17 +108,26 @@ void KernelEmitter::pipelinedLoop(const For &f, unsigned depth) {
   interiorBlock = p.splitEdges;
   fullSteps[var] = f.step->value;
   if (inFlight == 3 && p.stepPerStage) {
+    // With 2 register sets each step loads the step three ahead, not two.
+    unsigned ahead = p.registerSets == 2 ? 3 : 2;
     line(d) << formatv("// Main loop, two steps an iteration: the first reads LDS stage 0 and writes stage 1, the "
-                       "second the other way round, so every LDS address is a constant offset; the step after the "
-                       "next of both is whole ({0} + 4 * {1} <= {2}){3}: no masks.\n",
-                       var, step, upper, p.splitEdges ? " in an interior workgroup" : "");
-    line(d) << formatv("for (; {0}; {1} += {2}) {{\n", whole(4), var, step);
+                       "second the other way round, so every LDS address is a constant offset{0}; the step {1} of "
+                       "both is whole ({2} + {3} * {4} <= {5}){6}: no masks.\n",
+                       p.registerSets == 2 ? "; each writes its own register set to LDS and loads the step three "
+                                             "ahead into it"
+                                           : "",
+                       ahead == 3 ? "three ahead" : "after the next", var, ahead + 2, step, upper,
+                       p.splitEdges ? " in an interior workgroup" : "");
+    line(d) << formatv("for (; {0}; {1} += {2}) {{\n", whole(ahead + 2), var, step);
     stagedStep(f, d + 1, 0);
     line(d + 1) << formatv("{0} += {1};  // the second step\n", var, step);
+    if (p.registerSets == 2)
+      for (const Assign *a : p.loads) secondSet.insert(a->dst);
     stagedStep(f, d + 1, 1);
+    secondSet.clear();
     line(d) << "}\n";
     line(d) << "// An odd whole step left over: the first step of a pair; the next one reads stage 1.\n";
-    line(d) << formatv("if ({0}) {{\n", cond);
+    line(d) << formatv("if ({0}) {{\n", whole(ahead + 1));
     stagedStep(f, d + 1, 0);
     line(d + 1) << formatv("{0} += {1};\n", var, step);
     line(d + 1) << "stage = 1;\n";
@@ -358,13 +367,31 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   line(depth) << "// The staged main loop's fragments: each step reads the next step's instruction K step 0 at its end.\n";
   line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, p.staged.size(),
                          m.acc->blocksY(), m.acc->blocksX());
-  line(depth) << formatv("// The main loop's first step finds the next step ({0}) in registers, written to LDS at its "
-                         "start, and its own instruction K step 0's fragments read.\n", next);
+  bool sets = p.stepPerStage && p.registerSets == 2;
+  std::string second = formatv("{0} + 2 * {1}", f.var, index(*f.step));
+  if (sets) {
+    line(depth) << "// The second register set of the loaded tiles: the second step of each iteration writes it to "
+                   "LDS and loads the step three ahead into it.\n";
+    for (const Assign *a : p.loads) {
+      const Layout &l = a->dst->layout;
+      line(depth) << formatv("{0} {1}_set1[{2}];\n", vecType(a->dst->dtype, l.vec), a->dst->name, l.rowsPerLane);
+    }
+  }
+  line(depth) << formatv("// The main loop's first step finds the next step ({0}) in registers{1}, written to LDS at "
+                         "its start, and its own instruction K step 0's fragments read.\n", next,
+                         sets ? formatv(" (the one after it, {0}, on its way into the second set)", second).str()
+                              : "");
   line(depth) << formatv("if ({0}) {{\n", mainLoopCondition);
   interiorBlock = p.splitEdges;
   fullSteps[f.var] = f.step->value;
   loopVarText[f.var] = next;
   for (const Assign *a : p.loads) stmt(*a, depth + 1);
+  if (sets) {
+    loopVarText[f.var] = second;
+    for (const Assign *a : p.loads) secondSet.insert(a->dst);
+    for (const Assign *a : p.loads) stmt(*a, depth + 1);
+    secondSet.clear();
+  }
   loopVarText.erase(f.var);
   fullSteps.erase(f.var);
   interiorBlock = false;
@@ -379,18 +406,21 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth, int constStage) {
   const KLoopPlan &p = *f.plan;
   const MMA &m = *p.mmas.front();
   unsigned kSteps = static_cast<unsigned>(p.staged.size());
-  std::string after = formatv("{0} + 2 * {1}", f.var, index(*f.step));
+  // The step whose loads this one issues: two ahead, or three with a register set per step of the iteration.
+  unsigned ahead = constStage >= 0 && p.registerSets == 2 ? 3 : 2;
+  std::string after = formatv("{0} + {1} * {2}", f.var, ahead, index(*f.step));
   mmaHeader(m, depth);
-  line(depth) << formatv("// Staged (pipeline 3): the next step's tiles go from registers into the other LDS stage, "
+  line(depth) << formatv("// Staged (pipeline {2}): the next step's tiles go from registers into the other LDS stage, "
                          "the loads of {0} are issued, and each instruction K step's fragments ({1} LDS reads) are "
                          "read during the MFMAs of the one before; the barrier comes before the last instruction K "
                          "step, among whose MFMAs the next step's first fragments are read from the other stage.\n",
-                         after, p.stagedReadsPerStep);
+                         after, p.stagedReadsPerStep, ahead + 1);
   // The stage this step reads and the one it writes: the variable, or constants in a loop of a step per stage.
   std::string thisStage = constStage < 0 ? "stage" : std::to_string(constStage);
   std::string otherStage = constStage < 0 ? "stage ^ 1" : std::to_string(1 - constStage);
   if (constStage >= 0)
-    line(depth) << formatv("// This step reads LDS stage {0} and writes stage {1}.\n", thisStage, otherStage);
+    line(depth) << formatv("// This step reads LDS stage {0} and writes stage {1}{2}.\n", thisStage, otherStage,
+                           ahead == 3 ? formatv(" from register set {0}", constStage).str() : "");
   readStage = thisStage;
   size_t writes = 0, loads = 0;
   for (unsigned j = 0; j < kSteps; ++j) {

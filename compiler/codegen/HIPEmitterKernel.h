@@ -373,6 +373,11 @@ private:
   bool flatAccess = false;
   /// The accesses the next access loop runs over, [first, second); {0, 0}: all of them.
   std::pair<unsigned, unsigned> accessRange;
+  /// Writing the second step of a staged main loop's iteration with 2 register sets (KLoopPlan::registerSets): the
+  /// loaded tiles whose registers are the second set's, named `{tile}_set1`.
+  std::set<const ir::Tile *> secondSet;
+  /// The registers of register tile `t` in the set being written.
+  std::string regName(const ir::Tile &t) const { return secondSet.count(&t) ? t.name + "_set1" : t.name; }
   /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
   std::string lds(const LdsBuffer &b, bool write) const {
     return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;

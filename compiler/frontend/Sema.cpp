@@ -481,10 +481,12 @@ ir::StmtPtr KernelSema::forLoop(const ast::ForStmt &f) {
     diags.error(f.step->range, formatv("the step of a 'for' must be positive; it is {0}", *step));
     stepOk = false;
   }
-  if (f.pipelineRange.isValid() && (f.pipeline < 1 || f.pipeline > 3)) {
+  if (f.pipelineRange.isValid() && (f.pipeline < 1 || f.pipeline > 4)) {
     diags.error(f.pipelineRange, formatv("pipeline depth {0}: tilec pipelines a K loop 1 step deep (no overlap), 2 "
-                                         "(the next step's loads issued before this step's mma) or 3 (the next step "
-                                         "staged in registers, the loads of the step after it in flight)",
+                                         "(the next step's loads issued before this step's mma), 3 (the next step "
+                                         "staged in registers, the loads of the step after it in flight) or 4 (as 3, "
+                                         "with a register set for each step of a two-step main loop: the loads of the "
+                                         "step three ahead in flight)",
                                          f.pipeline));
     stepOk = false;
   } else {

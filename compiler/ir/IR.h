@@ -320,6 +320,13 @@ struct KLoopPlan {
   /// second the other way round, so that every LDS address in it is a lane's base plus a constant: no stage
   /// arithmetic in the loop, and one loop branch for two steps. An odd step left over runs after it.
   bool stepPerStage = false;
+  /// depth 3 with stepPerStage: the register sets of the loaded tiles (1 or 2). With 2, each step of the two-step
+  /// main loop writes its own set to LDS and loads the step three ahead into it, so a load has two steps to land
+  /// instead of one; the first step of a pair uses the tiles' own registers, the second a copy of them. The masked
+  /// steps after the main loop use the tiles' own registers only (no set is chosen at run time).
+  unsigned registerSets = 1;
+  /// The depth as `pipeline N` names it: the K steps in flight, 4 for a staged loop with 2 register sets.
+  unsigned pipelineDepth() const { return depth + registerSets - 1; }
 };
 
 /// for var in lower .. upper step step [pipeline depth].

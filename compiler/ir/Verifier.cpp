@@ -337,8 +337,12 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
   if (p.depth != 3) {
     if (!p.staged.empty()) fail("a staged order in a loop that is not staged");
     if (p.stepPerStage) fail("a step per LDS stage in a loop that is not staged");
+    if (p.registerSets != 1) fail("register sets in a loop that is not staged");
     return;
   }
+  // Two register sets: the two steps of an iteration each own one, so that no set is chosen at run time.
+  if (p.registerSets < 1 || p.registerSets > 2) fail("register sets out of range");
+  if (p.registerSets == 2 && !p.stepPerStage) fail("2 register sets in a main loop of one step an iteration");
   // Staged: one mma, 2 stages, a masked loop after the main one, one segment per instruction K step that
   // places every write and load once and holds that step's MFMAs.
   if (!p.doubleLds) fail("staged with one LDS stage");

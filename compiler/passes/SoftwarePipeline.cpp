@@ -19,6 +19,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 using namespace tilec;
@@ -98,9 +99,11 @@ private:
     if (ok && f.plan->depth == 3) stagedSchedule(*f.plan);
     if (ok && !f.plan->depthRequested && f.plan->depth == 3) fitStaged(f);
     if (ok && f.plan->depth == 3) stepPerStage(*f.plan);
+    if (ok && f.pipeline == 4) ok = requestedRegisterSets(f);
     if (ok) schedule(*f.plan);
     if (ok && !f.plan->depthRequested && f.plan->depth == 2) fitRegisters(f);
     if (ok) useBufferLoads(*f.plan);
+    if (ok && !f.plan->depthRequested && f.plan->stepPerStage) registerSets(*f.plan);
     return ok;
   }
 
@@ -267,6 +270,58 @@ private:
                 "constant offsets";
   }
 
+  /// A second register set for the loaded tiles (KLoopPlan::registerSets) where a step's MFMAs take less time than a
+  /// global load: a step writes the registers it loaded during the step before to LDS at its start, so with one set
+  /// a load has a step's MFMAs to land in, and with a set per step of the two-step main loop it has two. Measured
+  /// (gfx950, llvm-mca-22, per two steps): gemm_mxfp6_gfx950, 64 passes a step against the model's 80-cycle load,
+  /// 223.5 -> 179.5 cycles (0.57 -> 0.71; LLVM 22 238 VGPRs, 2 waves per SIMD, no scratch), gemm_mxfp6_kn_gfx950
+  /// 227.6 -> 209.6. Steps of 128 passes gain little or lose (mxfp4 0.88 -> 0.92, f16_kn 0.96 -> 0.98, f16 and fp8
+  /// the same, bf16 0.97 -> 0.95): the loads already land within them. The second set must keep the occupancy, and
+  /// is for kernels of at most kWavesForRegisterSets waves per SIMD: with more, the other waves' MFMAs cover a wave's
+  /// loads, and a wave lost costs more than the set gains (seed 20261123 of test/Differential, k0022: bf16 16 x 16 at
+  /// 3 waves, 64 passes a step, 0.41 busy with one set and 0.40 with two, for which LLVM 22 took 188 VGPRs where the
+  /// model said 153: 2 waves).
+  static constexpr unsigned kWavesForRegisterSets = 2;
+  /// How the compiler's choice of a staged loop starts in the plan's why (registerSets() rewrites it).
+  static constexpr const char *kStagedChoice = "pipeline 3 (the next step staged in registers)";
+  void registerSets(KLoopPlan &plan) const {
+    const MMA &m = *plan.mmas.front();
+    const MFMAInstr &ins = *m.acc->instr;
+    unsigned passes = std::max(1u, ins.cycles / 4) * (m.k / ins.k) * m.acc->blocksY() * m.acc->blocksX();
+    if (passes >= t.globalLoadLatency) return;
+    unsigned before = occupancy();
+    if (before > kWavesForRegisterSets) return;
+    plan.registerSets = 2;
+    unsigned after = occupancy();
+    if (widestArchVgprs() > t.maxArchVgprs || after < before) {
+      plan.registerSets = 1;
+      plan.why += formatv("; one register set: a second would cost occupancy ({0} -> {1} waves per SIMD)", before,
+                          after).str();
+      return;
+    }
+    // The compiler's choice is then pipeline 4 (KLoopPlan::pipelineDepth), as the report's first words say.
+    if (size_t at = plan.why.find(kStagedChoice); at != std::string::npos)
+      plan.why.replace(at, std::strlen(kStagedChoice), "pipeline 4 (the next two steps staged in registers)");
+    plan.why += formatv("; 2 register sets, one per step of an iteration, so that a load has two steps to land: a "
+                        "step's MFMAs take {0} passes, less than a global load's {1} cycles on {2}",
+                        passes, t.globalLoadLatency, t.name).str();
+  }
+
+  /// `pipeline 4`: the register set per step of the two-step main loop, or the error where the main loop runs one
+  /// step an iteration. The registers are the user's choice: the budget check reports them.
+  bool requestedRegisterSets(const For &f) {
+    KLoopPlan &plan = *f.plan;
+    if (!plan.stepPerStage) {
+      diags.error(f.pipelineLoc, formatv("pipeline 4 gives each step of the two-step main loop its own register set, "
+                                         "which this loop cannot: its accumulator takes all {0} AGPRs, so its main "
+                                         "loop runs one step an iteration (two would spill); use pipeline 3",
+                                         t.maxAgprs));
+      return false;
+    }
+    plan.registerSets = 2;
+    return true;
+  }
+
   /// The compiler's staged loop must fit the registers, as fitRegisters() checks for depth 2; else depth 2.
   void fitStaged(For &f) {
     KLoopPlan &plan = *f.plan;
@@ -410,19 +465,25 @@ private:
       }
     }
     plan.depth = 2;
-    if (f.pipeline == 3) {
+    if (f.pipeline >= 3) {
       std::string blocker = stagedBlocker(f, plan);
       if (doubled > t.ldsBytesPerCU) return ldsOverflow(f, now, loopBytes, doubled);
       if (!blocker.empty()) {
-        diags.error(f.pipelineLoc, formatv("pipeline 3 stages the next K step in registers, which this loop "
-                                           "cannot: {0}; use pipeline 2", blocker));
+        diags.error(f.pipelineLoc, formatv("pipeline {0} stages the next K step in registers, which this loop "
+                                           "cannot: {1}; use pipeline 2", f.pipeline, blocker));
         return false;
       }
       setStages(plan, buffers);
       plan.depth = 3;
-      plan.why = formatv("pipeline 3 as written: the next step's tiles wait in registers and are written to the "
-                         "other LDS stage at the start of this step, while the loads of the step after it are in "
-                         "flight ({0} B + {1} B = {2} B of LDS, one barrier per step)", now, loopBytes, doubled);
+      plan.why = f.pipeline == 4
+                     ? formatv("pipeline 4 as written: the next two steps' tiles wait in registers, a set for each "
+                               "step of the two-step main loop, and each step writes its set to the other LDS stage "
+                               "at its start while the loads of the step three ahead are in flight ({0} B + {1} B = "
+                               "{2} B of LDS, one barrier per step)", now, loopBytes, doubled).str()
+                     : formatv("pipeline 3 as written: the next step's tiles wait in registers and are written to the "
+                               "other LDS stage at the start of this step, while the loads of the step after it are "
+                               "in flight ({0} B + {1} B = {2} B of LDS, one barrier per step)", now, loopBytes,
+                               doubled).str();
       return true;
     }
     if (f.pipeline == 2) {
@@ -446,9 +507,9 @@ private:
     if (after && after >= before && stagedBlocker(f, plan).empty()) {
       // With 2 stages, staging costs no LDS: the MFMAs wait neither for this step's loads nor for all its fragments.
       plan.depth = 3;
-      plan.why = formatv("compiler's choice, pipeline 3 (the next step staged in registers) with 2 LDS stages: {0} B "
+      plan.why = formatv("compiler's choice, {5} with 2 LDS stages: {0} B "
                          "+ {1} B = {2} B of LDS keep {3} wave{4} per SIMD", now, loopBytes, doubled, after,
-                         after == 1 ? "" : "s");
+                         after == 1 ? "" : "s", kStagedChoice);
     } else if (after && after >= before) {
       plan.why = formatv("compiler's choice, pipeline 2 with 2 LDS stages: {0} B + {1} B = {2} B of LDS keep {3} "
                          "wave{4} per SIMD{5}", now, loopBytes, doubled, after, after == 1 ? "" : "s",

@@ -38,6 +38,8 @@ TEST(PlanVerifierTest, TheStagedPlanHoldsTogether) {
   auto [ok, messages] = check([](ir::KLoopPlan &p) {
     EXPECT_EQ(p.depth, 3u);
     EXPECT_EQ(p.staged.size(), 4u);
+    // A step of 16 MFMAs outlasts a global load (80 cycles in the target table): one register set.
+    EXPECT_EQ(p.registerSets, 1u);
   });
   EXPECT_TRUE(ok) << messages;
   EXPECT_EQ(messages, "");
@@ -57,6 +59,17 @@ TEST(PlanVerifierTest, EachBreakIsAnInternalError) {
       {"a staged order in a loop that is not staged", [](ir::KLoopPlan &p) { p.depth = 2; }},
       {"staged without a masked loop", [](ir::KLoopPlan &p) { p.splitEdges = p.peelTail = false; }},
       {"pipeline depth out of range", [](ir::KLoopPlan &p) { p.depth = 4; }},
+      {"2 register sets in a main loop of one step an iteration", [](ir::KLoopPlan &p) {
+         p.registerSets = 2;
+         p.stepPerStage = false;
+       }},
+      {"register sets out of range", [](ir::KLoopPlan &p) { p.registerSets = 3; }},
+      {"register sets in a loop that is not staged", [](ir::KLoopPlan &p) {
+         p.depth = 2;
+         p.staged.clear();
+         p.stepPerStage = false;
+         p.registerSets = 2;
+       }},
       {"an LDS write after the staged step's barrier", [](ir::KLoopPlan &p) {
          p.staged.front().writes -= 1;
          p.staged.back().writes += 1;

@@ -117,8 +117,8 @@ int main(int argc, char **argv) {
   // M, N, K and the element offset of every tensor from its allocation (1: only element aligned). N and K
   // multiples of 8 with aligned tensors run the vector kernel, even with partial blocks; the rest the _unaligned one.
 #if defined(GEMM_LONG_K)
-  // K = GEMM_LONG_K, 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of steps, the
-  // odd step after them and the masked steps, in an interior block and in edge blocks.
+  // K = GEMM_LONG_K, 8 or 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of
+  // steps, the odd step after them and the masked steps, in an interior block and in edge blocks.
   const int sizes[][4] = {{128, 128, GEMM_LONG_K, 0}, {200, 136, GEMM_LONG_K, 0}};
 #else
   const int sizes[][4] = {{128, 128, 128, 0}, {200, 136, 72, 0}, {200, 257, 200, 0}, {257, 200, 257, 0},

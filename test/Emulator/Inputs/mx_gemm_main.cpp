@@ -174,8 +174,8 @@ int main(int argc, char **argv) {
   // M x N x K (K in values): whole blocks; tails in M, N and K (K a multiple of 32 that is not a K step, then one
   // that is not a multiple of 32: its last scale block is partial); a block smaller than one instruction.
 #if defined(MX_LONG_K)
-  // K = MX_LONG_K values, 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of steps,
-  // the odd step after them and the masked steps, in an interior block and in edge blocks.
+  // K = MX_LONG_K values, 8 or 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of
+  // steps, the odd step after them and the masked steps, in an interior block and in edge blocks.
   std::vector<std::array<int, 3>> all = {{128, 128, MX_LONG_K}, {200, 160, MX_LONG_K}};
 #else
   std::vector<std::array<int, 3>> all = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320},
