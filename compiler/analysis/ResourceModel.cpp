@@ -373,8 +373,8 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
       vgpr(formatv("pipelined K loop over {0}: a 64-bit address per prefetched access ({1} x 2) and the bounds of the "
                    "masked steps (8)", f->var, accesses),
            2 * accesses + 8);
-    // A staged main loop with 2 register sets (KLoopPlan::registerSets): the second set of every loaded tile, and
-    // a buffer offset per access of the step three ahead.
+    // A staged main loop with 2 register sets (KLoopPlan::registerSets): the second set of every loaded tile (its
+    // loads reuse the buffer offsets above: the step three ahead is the scalar offset's).
     if (f->plan->registerSets == 2 && !unalignedVariant)
       for (const ir::Assign *a : f->plan->loads)
         vgpr(formatv("tile {0}: its second register set in the staged loop over {1}", a->dst->name, f->var),

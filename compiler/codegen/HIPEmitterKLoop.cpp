@@ -367,15 +367,12 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   line(depth) << "// The staged main loop's fragments: each step reads the next step's instruction K step 0 at its end.\n";
   line(depth) << formatv("{0} a_frag[{1}][{2}], b_frag[{1}][{3}];\n", ins.operandType, p.staged.size(),
                          m.acc->blocksY(), m.acc->blocksX());
-  bool sets = p.stepPerStage && p.registerSets == 2;
+  bool sets = p.registerSets == 2; // only with a step per LDS stage (the verifier's rule)
   std::string second = formatv("{0} + 2 * {1}", f.var, index(*f.step));
   if (sets) {
     line(depth) << "// The second register set of the loaded tiles: the second step of each iteration writes it to "
                    "LDS and loads the step three ahead into it.\n";
-    for (const Assign *a : p.loads) {
-      const Layout &l = a->dst->layout;
-      line(depth) << formatv("{0} {1}_set1[{2}];\n", vecType(a->dst->dtype, l.vec), a->dst->name, l.rowsPerLane);
-    }
+    for (const Assign *a : p.loads) declareRegisterTile(*a->dst, regName(*a->dst, /*inSecondSet=*/true), depth);
   }
   line(depth) << formatv("// The main loop's first step finds the next step ({0}) in registers{1}, written to LDS at "
                          "its start, and its own instruction K step 0's fragments read.\n", next,
@@ -407,7 +404,7 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth, int constStage) {
   const MMA &m = *p.mmas.front();
   unsigned kSteps = static_cast<unsigned>(p.staged.size());
   // The step whose loads this one issues: two ahead, or three with a register set per step of the iteration.
-  unsigned ahead = constStage >= 0 && p.registerSets == 2 ? 3 : 2;
+  unsigned ahead = p.registerSets == 2 ? 3 : 2;
   std::string after = formatv("{0} + {1} * {2}", f.var, ahead, index(*f.step));
   mmaHeader(m, depth);
   line(depth) << formatv("// Staged (pipeline {2}): the next step's tiles go from registers into the other LDS stage, "

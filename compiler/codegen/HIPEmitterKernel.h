@@ -376,8 +376,15 @@ private:
   /// Writing the second step of a staged main loop's iteration with 2 register sets (KLoopPlan::registerSets): the
   /// loaded tiles whose registers are the second set's, named `{tile}_set1`.
   std::set<const ir::Tile *> secondSet;
-  /// The registers of register tile `t` in the set being written.
-  std::string regName(const ir::Tile &t) const { return secondSet.count(&t) ? t.name + "_set1" : t.name; }
+  /// The registers of register tile `t` in the set being written (in the second set when `secondSet` holds it, or
+  /// when asked for).
+  std::string regName(const ir::Tile &t, bool inSecondSet = false) const {
+    return inSecondSet || secondSet.count(&t) ? t.name + "_set1" : t.name;
+  }
+  /// `type name[accesses];`: the registers of register tile `t` (one element per access of a lane).
+  void declareRegisterTile(const ir::Tile &t, const std::string &name, unsigned depth) {
+    line(depth) << llvm::formatv("{0} {1}[{2}];\n", vecType(t.dtype, t.layout.vec), name, t.layout.rowsPerLane);
+  }
   /// How an LDS buffer is named in an access: `sA`, or `sA[stage]` for a buffer with stages.
   std::string lds(const LdsBuffer &b, bool write) const {
     return b.stages > 1 ? b.name + "[" + (write ? writeStage : readStage) + "]" : b.name;

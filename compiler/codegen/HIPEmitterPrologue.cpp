@@ -75,11 +75,8 @@ void KernelEmitter::prologue() {
 
   if (llvm::any_of(k.tiles, [](const auto &tile) { return tile->used; }))
     line(1) << "// Register tiles: element i is this lane's i-th access.\n";
-  for (const auto &tile : k.tiles) {
-    if (!tile->used) continue;
-    const Layout &l = tile->layout;
-    line(1) << formatv("{0} {1}[{2}];\n", vecType(tile->dtype, l.vec), tile->name, l.rowsPerLane);
-  }
+  for (const auto &tile : k.tiles)
+    if (tile->used) declareRegisterTile(*tile, tile->name, 1);
   if (k.ldsSharedBytes) {
     line(1) << "// One LDS allocation for every buffer, those whose lifetimes do not overlap in the same bytes (a barrier "
                "between them): "

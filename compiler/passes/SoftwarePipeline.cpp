@@ -292,11 +292,14 @@ private:
     unsigned before = occupancy();
     if (before > kWavesForRegisterSets) return;
     plan.registerSets = 2;
-    unsigned after = occupancy();
-    if (widestArchVgprs() > t.maxArchVgprs || after < before) {
+    unsigned after = occupancy(), widest = widestArchVgprs();
+    if (widest > t.maxArchVgprs || after < before) {
       plan.registerSets = 1;
-      plan.why += formatv("; one register set: a second would cost occupancy ({0} -> {1} waves per SIMD)", before,
-                          after).str();
+      plan.why += widest > t.maxArchVgprs
+                      ? formatv("; one register set: with a second, about {0} ArchVGPRs per lane, more than the {1} a "
+                                "lane can address on {2}", widest, t.maxArchVgprs, t.name).str()
+                      : formatv("; one register set: a second would cost occupancy ({0} -> {1} waves per SIMD)",
+                                before, after).str();
       return;
     }
     // The compiler's choice is then pipeline 4 (KLoopPlan::pipelineDepth), as the report's first words say.
