@@ -53,6 +53,9 @@ cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of -
 cl::opt<bool> verify("verify", cl::desc("Compile in process and put the model's registers, LDS, scratch and "
                                         "occupancy beside the compiler's"),
                      cl::cat(category));
+cl::opt<bool> explore("explore", cl::desc("Compile each K loop as written and with its step, block and pipeline depth "
+                                          "changed, in process, and measure each under llvm-mca"),
+                      cl::cat(category));
 cl::opt<bool> allowSpills("allow-spills", cl::desc("--verify: accept scratch (spills) instead of an error"),
                           cl::cat(category));
 cl::opt<unsigned> deviceThreads("device-threads",
@@ -187,6 +190,10 @@ int main(int argc, char **argv) {
     if (emitKind.getNumOccurrences()) return usage("--verify and --emit= are exclusive");
     options.emit = tilec::EmitKind::Verify;
   }
+  if (explore) {
+    if (emitKind.getNumOccurrences() || verify) return usage("--explore, --verify and --emit= are exclusive");
+    options.emit = tilec::EmitKind::Explore;
+  }
   options.allowSpills = allowSpills;
   options.deviceThreads = deviceThreads;
   options.testWarningAtLine = testWarningAtLine;
@@ -252,7 +259,8 @@ int main(int argc, char **argv) {
   output.keep();
   if (deps) {
     bool compiled = options.emit == tilec::EmitKind::Asm || options.emit == tilec::EmitKind::Obj ||
-                    options.emit == tilec::EmitKind::Verify || options.emit == tilec::EmitKind::Html;
+                    options.emit == tilec::EmitKind::Verify || options.emit == tilec::EmitKind::Html ||
+                    options.emit == tilec::EmitKind::Explore;
     std::string path = depfileName.empty() ? outputFile + ".d" : std::string(depfileName);
     if (!writeDeps(path, depTarget.empty() ? StringRef(outputFile) : StringRef(depTarget), inputFile, compiled))
       return 1;

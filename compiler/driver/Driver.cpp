@@ -7,6 +7,7 @@
 #include "codegen/LineMap.h"
 #include "device/DeviceCompiler.h"
 #include "device/Verify.h"
+#include "driver/Explore.h"
 #include "driver/HtmlReport.h"
 #include "driver/LayoutPrinter.h"
 #include "driver/Report.h"
@@ -163,7 +164,7 @@ std::unique_ptr<Analysis> tilec::analyzeBuffer(std::unique_ptr<llvm::MemoryBuffe
 int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const CompileOptions &options,
                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   if (options.emit == EmitKind::Asm || options.emit == EmitKind::Obj || options.emit == EmitKind::Verify ||
-      options.emit == EmitKind::Html)
+      options.emit == EmitKind::Html || options.emit == EmitKind::Explore)
     preloadDeviceCompiler(); // loads while the file is parsed, checked and emitted
   std::string fileName = input->getBufferIdentifier().str();
   llvm::SourceMgr sourceMgr;
@@ -202,6 +203,11 @@ int tilec::compileBuffer(std::unique_ptr<llvm::MemoryBuffer> input, const Compil
   case EmitKind::HIP: emitHIP(*module, shownName, os); break;
   case EmitKind::Header: emitLauncherHeader(*module, shownName, os); break;
   case EmitKind::Html: printHtmlReport(*module, shownName, options.deviceThreads, os); break;
+  case EmitKind::Explore: {
+    int status = exploreKernels(*module, buffer, shownName, options, diags, os);
+    if (status == 0) out << text;
+    return status;
+  }
   case EmitKind::Asm:
   case EmitKind::Obj:
   case EmitKind::Verify: {

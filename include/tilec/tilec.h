@@ -30,6 +30,7 @@ enum class EmitKind {
   Verify, ///< the model's resources beside the compiler's
   Header, ///< a C++ header declaring the kernels' host launchers (launch_NAME), for the code that calls them
   Html,   ///< one self-contained HTML page drawing layouts, LDS banks, registers, occupancy and the K loop
+  Explore, ///< each K loop's step, block and depth beside their neighbours, each compiled and measured in process
 };
 
 /// Text for people or JSON for tools (Layout, Report and Verify).

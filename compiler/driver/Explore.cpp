@@ -1,0 +1,381 @@
+//===- Explore.cpp - A GEMM's K step, block and depth beside their neighbours ===//
+//
+// A variant is the file's text parsed again with one kernel's syntax tree edited: the numbers a kernel engineer
+// would change by hand (the loop's step and the K extent of the tiles it loads and of the LDS buffers they are
+// written to; the grid's tile, the accumulator and the operands along M or N; the loop's `pipeline`). Every other
+// kernel of the file is left out of it. Which extent of a tile is K follows from its load's window (the index that
+// names the loop variable), which side of the block it follows from the other index (`block.row` or `block.col`).
+//
+//===----------------------------------------------------------------------===//
+#include "driver/Explore.h"
+
+#include "analysis/KLoopResources.h"
+#include "codegen/HIPEmitter.h"
+#include "device/DeviceCompiler.h"
+#include "device/ISAInfo.h"
+#include "device/LoopEstimate.h"
+#include "frontend/AST.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include <functional>
+#include <set>
+
+using namespace tilec;
+using llvm::formatv;
+
+namespace {
+
+constexpr unsigned kMCAIterations = 100;
+
+bool mentions(const ast::Expr &e, llvm::StringRef name) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e)) return n->name == name;
+  if (auto *b = llvm::dyn_cast<ast::BinaryExpr>(&e)) return mentions(*b->lhs, name) || mentions(*b->rhs, name);
+  if (auto *n = llvm::dyn_cast<ast::NegExpr>(&e)) return mentions(*n->operand, name);
+  return false;
+}
+
+/// 0 where `e` names block.row, 1 where it names block.col, -1 otherwise.
+int blockSide(const ast::Expr &e) {
+  if (auto *m = llvm::dyn_cast<ast::MemberExpr>(&e))
+    return m->base.name != "block" ? -1 : m->member.name == "row" ? 0 : m->member.name == "col" ? 1 : -1;
+  if (auto *b = llvm::dyn_cast<ast::BinaryExpr>(&e)) {
+    int side = blockSide(*b->lhs);
+    return side >= 0 ? side : blockSide(*b->rhs);
+  }
+  return -1;
+}
+
+/// A tile the K loop loads and the LDS buffers it is written to.
+struct Operand {
+  std::string tile;
+  unsigned kDim = 1; ///< the extent of the tile that is K: 0 its rows, 1 its columns
+  int side = -1;     ///< the block side its other extent follows: 0 M (block.row), 1 N (block.col), -1 neither
+  std::set<std::string> lds;
+};
+
+/// What the variants of one K loop change, found in the kernel's syntax tree.
+struct KLoopShape {
+  std::string var, acc;
+  int64_t step = 0;
+  std::vector<Operand> operands;
+};
+
+bool isMma(const ast::Stmt &s) {
+  auto *a = llvm::dyn_cast<ast::AssignStmt>(&s);
+  auto *call = a ? llvm::dyn_cast<ast::CallExpr>(a->value.get()) : nullptr;
+  return call && call->callee.name == "mma";
+}
+
+/// The loop over `var` in `body`, at any depth.
+const ast::ForStmt *findLoop(const std::vector<ast::StmtPtr> &body, llvm::StringRef var) {
+  for (const ast::StmtPtr &s : body)
+    if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
+      if (f->var.name == var) return f;
+      if (const ast::ForStmt *inner = findLoop(f->body, var)) return inner;
+    }
+  return nullptr;
+}
+
+/// The shape of K loop `var` of `k` (a loop the pipelining pass planned), or nullopt when its step is not a number.
+std::optional<KLoopShape> kLoopShape(const ast::Kernel &k, llvm::StringRef var) {
+  const ast::ForStmt *f = findLoop(k.body, var);
+  auto *step = f && f->step ? llvm::dyn_cast<ast::IntExpr>(f->step.get()) : nullptr;
+  if (!step) return std::nullopt;
+  KLoopShape shape;
+  shape.var = f->var.name;
+  shape.step = step->value;
+  for (const ast::StmtPtr &s : f->body) {
+    auto *a = llvm::dyn_cast<ast::AssignStmt>(s.get());
+    if (!a) continue;
+    if (isMma(*a)) {
+      shape.acc = a->target.name;
+    } else if (auto *load = llvm::dyn_cast<ast::LoadExpr>(a->value.get())) {
+      const std::vector<ast::ExprPtr> &at = load->window.indices;
+      if (at.size() < 2) continue;
+      const ast::Expr &row = *at[at.size() - 2], &col = *at[at.size() - 1];
+      if (!mentions(row, shape.var) && !mentions(col, shape.var)) continue;
+      Operand o;
+      o.tile = a->target.name;
+      o.kDim = mentions(col, shape.var) ? 1 : 0;
+      o.side = blockSide(o.kDim == 1 ? row : col);
+      shape.operands.push_back(o);
+    } else if (auto *n = llvm::dyn_cast<ast::NameExpr>(a->value.get())) {
+      for (Operand &o : shape.operands)
+        if (o.tile == n->name) o.lds.insert(a->target.name);
+    }
+  }
+  if (shape.acc.empty() || shape.operands.empty()) return std::nullopt;
+  return shape;
+}
+
+/// One variant: the K step times num / den, the block doubled along a side, or a pipeline depth.
+struct Variant {
+  enum class Kind { AsWritten, KStep, Block, Depth } kind = Kind::AsWritten;
+  int64_t num = 1, den = 1;
+  unsigned side = 0;  ///< Block: 0 M, 1 N
+  bool moreWaves = false; ///< Block: the workgroup's waves doubled along the same side too
+  unsigned depth = 0; ///< Depth
+};
+
+/// Edits `k` into `v`; the lines it changed go to `lines`. Returns why it cannot be made, or "".
+std::string apply(ast::Kernel &k, const KLoopShape &shape, const Variant &v, std::vector<llvm::SMLoc> &lines) {
+  std::string why;
+  auto scale = [&](ast::IntLit &lit, int64_t num, int64_t den) {
+    if (lit.value * num % den) why = formatv("{0} does not divide by {1}", lit.value * num, den).str();
+    else lit.value = lit.value * num / den;
+    lines.push_back(lit.range.Start);
+  };
+  std::function<void(std::vector<ast::StmtPtr> &)> walk = [&](std::vector<ast::StmtPtr> &body) {
+    for (ast::StmtPtr &s : body) {
+      if (auto *f = llvm::dyn_cast<ast::ForStmt>(s.get())) {
+        if (f->var.name == shape.var) {
+          if (v.kind == Variant::Kind::KStep) {
+            auto *step = llvm::cast<ast::IntExpr>(f->step.get());
+            if (step->value * v.num % v.den) why = formatv("the step {0} does not divide by {1}", step->value, v.den);
+            step->value = step->value * v.num / v.den;
+            lines.push_back(step->range.Start);
+          } else if (v.kind == Variant::Kind::Depth) {
+            f->pipeline = v.depth;
+            lines.push_back(f->range.Start);
+          }
+        }
+        walk(f->body);
+      } else if (auto *g = llvm::dyn_cast<ast::GridStmt>(s.get())) {
+        if (v.kind != Variant::Kind::Block) continue;
+        if (g->shape.dims.size() != 2 || (!g->symbols.empty() && !g->symbols[v.side].empty()))
+          why = "the grid's tile is not two numbers";
+        else scale(g->shape.dims[v.side], 2, 1);
+      } else if (auto *w = llvm::dyn_cast<ast::WorkgroupStmt>(s.get())) {
+        if (v.kind == Variant::Kind::Block && v.moreWaves) scale(w->size, 2, 1);
+      } else if (auto *a = llvm::dyn_cast<ast::AccDecl>(s.get())) {
+        if (v.kind != Variant::Kind::Block || a->name.name != shape.acc || a->shape.dims.size() != 2) continue;
+        scale(a->shape.dims[v.side], 2, 1);
+        if (v.moreWaves && !a->waves) why = "the accumulator names no waves to double";
+        else if (v.moreWaves) scale(v.side == 0 ? a->waves->wy : a->waves->wx, 2, 1);
+      } else if (llvm::isa<ast::TileDecl, ast::LdsDecl>(s.get())) {
+        auto *tile = llvm::dyn_cast<ast::TileDecl>(s.get());
+        auto *lds = llvm::dyn_cast<ast::LdsDecl>(s.get());
+        const std::string &name = tile ? tile->name.name : lds->name.name;
+        ast::Shape &dims = tile ? tile->shape : lds->shape;
+        for (const Operand &o : shape.operands) {
+          if ((o.tile != name && !o.lds.count(name)) || dims.dims.size() != 2) continue;
+          if (v.kind == Variant::Kind::KStep) scale(dims.dims[o.kDim], v.num, v.den);
+          if (v.kind == Variant::Kind::Block && o.side == static_cast<int>(v.side)) scale(dims.dims[1 - o.kDim], 2, 1);
+        }
+      }
+    }
+  };
+  walk(k.body);
+  return why;
+}
+
+/// One variant, measured or refused.
+struct Row {
+  std::string name;
+  std::string lines;   ///< the lines it changes
+  std::string refused; ///< the first error, or why it could not be made
+  CompiledKernel compiled;
+  std::optional<LoopEstimate> estimate;
+  unsigned depth = 0, stepsPerIteration = 1;
+  bool depthChosen = false;
+  double tflops = 0;
+  const char *bound = "";
+  bool measured() const { return refused.empty() && estimate.has_value(); }
+  double busy() const { return estimate ? estimate->busy : 0; }
+};
+
+std::string lineList(const std::set<unsigned> &lines) {
+  std::string out;
+  for (unsigned l : lines) out += (out.empty() ? "" : ", ") + std::to_string(l);
+  return lines.size() == 1 ? "line " + out : "lines " + out;
+}
+
+/// Makes, checks, compiles and measures `v` of kernel `name` from `text`. Sets `unsupported` when LLVM cannot
+/// compile for the target.
+Row measure(llvm::StringRef text, llvm::StringRef shownName, const CompileOptions &options, const std::string &name,
+            const KLoopShape &shape, const Variant &v, std::string rowName, bool &unsupported) {
+  Row row;
+  row.name = std::move(rowName);
+  llvm::SourceMgr sm;
+  unsigned buffer = sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, shownName), llvm::SMLoc());
+  std::string sink;
+  llvm::raw_string_ostream sinkStream(sink);
+  DiagnosticEngine diags(sm, sinkStream);
+  std::vector<RecordedDiagnostic> recorded;
+  diags.record = &recorded;
+  diags.errorLimit = 1;
+  std::optional<ast::Program> program = parseChecked(buffer, diags);
+  if (!program) {
+    row.refused = "the file does not parse";
+    return row;
+  }
+  llvm::erase_if(program->kernels, [&](const ast::Kernel &k) { return k.name.name != name; });
+  std::vector<llvm::SMLoc> changed;
+  if (std::string why = apply(program->kernels.front(), shape, v, changed); !why.empty()) {
+    row.refused = why;
+    return row;
+  }
+  std::set<unsigned> lines;
+  for (llvm::SMLoc at : changed) lines.insert(sm.FindLineNumber(at, buffer));
+  if (!lines.empty()) row.lines = lineList(lines);
+  CompileOptions checked = options;
+  checked.emit = EmitKind::HIP;
+  checked.warningsAsErrors = false;
+  checked.record = nullptr;
+  std::unique_ptr<ir::Module> module = buildCheckedModule(*program, checked, diags);
+  if (!module) {
+    for (const RecordedDiagnostic &d : recorded)
+      if (d.kind == llvm::SourceMgr::DK_Error) {
+        row.refused = formatv("{0}{1}", d.line ? formatv("line {0}: ", d.line).str() : "", d.message);
+        break;
+      }
+    if (row.refused.empty()) row.refused = "tilec refuses it";
+    return row;
+  }
+  const Target &t = *module->target;
+  const ir::Kernel &k = *module->kernels.front();
+  for (const ir::For *f : kLoops(k.body))
+    if (f->plan) {
+      row.depth = f->plan->pipelineDepth();
+      row.depthChosen = !f->plan->depthRequested;
+      row.stepsPerIteration = f->plan->stepPerStage ? 2 : 1;
+    }
+  std::string hip;
+  llvm::raw_string_ostream hipStream(hip);
+  emitHIP(*module, shownName, hipStream);
+  DeviceCode code;
+  std::string hipName = (llvm::sys::path::stem(shownName) + ".hip").str();
+  switch (compileDeviceCode(hip, hipName, t.name, DeviceOutput::Assembly, code, options.deviceThreads)) {
+  case DeviceStatus::OK: break;
+  case DeviceStatus::Unsupported: unsupported = true; [[fallthrough]];
+  default: row.refused = "LLVM does not compile it: " + llvm::StringRef(code.diagnostics).trim().str(); return row;
+  }
+  for (const CompiledKernel &c : readKernelInfo(code.text))
+    if (c.name == name) row.compiled = c;
+  for (const MFMALoop &l : findMFMALoops(code.text)) {
+    if (l.kernel != name) continue;
+    LoopCycles cycles;
+    if (loopCycles(l.body(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
+      row.refused = "llvm-mca gives no figure: " + cycles.message;
+      return row;
+    }
+    row.estimate = estimateLoop(k, t, l, static_cast<double>(cycles.totalCycles) / kMCAIterations,
+                                cyclesAtTruePasses(l, t, kMCAIterations));
+  }
+  if (!row.estimate || !row.estimate->unknownMFMA.empty()) {
+    row.refused = row.estimate ? "the MFMA table has no " + row.estimate->unknownMFMA : "no K loop in its assembly";
+    row.estimate.reset();
+    return row;
+  }
+  // The estimate at the compiler's occupancy: the waves' share of the MFMA peak, global memory, the LDS.
+  const LoopEstimate &e = *row.estimate;
+  row.tflops = e.peakTflops * e.busyWithWaves(std::max(1u, row.compiled.occupancy));
+  row.bound = "MFMA";
+  if (e.memoryBoundTflops > 0 && e.memoryBoundTflops < row.tflops) row.tflops = e.memoryBoundTflops, row.bound = "global memory";
+  if (e.ldsBoundTflops > 0 && e.ldsBoundTflops < row.tflops) row.tflops = e.ldsBoundTflops, row.bound = "LDS";
+  return row;
+}
+
+/// One wave's MFMA busy and that of the waves the compiler lets share a SIMD (min(1, waves x busy)).
+double wavesBusy(const Row &r) { return r.estimate ? r.estimate->busyWithWaves(std::max(1u, r.compiled.occupancy)) : 0; }
+
+/// Whether `a` is worth changing `b` for: its MFMA pipe no less busy (one wave's figure and the waves' together, to
+/// 0.01), no scratch, and 2% more TFLOP/s, or as many (to 2%) with one wave 0.02 busier. The TFLOP/s alone would
+/// prefer every bigger block (global memory counts no cache hit); the busy figures keep a block that starves the
+/// MFMA pipe out.
+bool better(const Row &a, const Row &b) {
+  if (!a.measured() || a.compiled.scratchBytes || a.busy() < b.busy() - 0.01 || wavesBusy(a) < wavesBusy(b) - 0.01)
+    return false;
+  return a.tflops > b.tflops * 1.02 || (a.tflops >= b.tflops * 0.98 && a.busy() > b.busy() + 0.02);
+}
+
+void printRow(const Row &r, llvm::raw_ostream &os) {
+  os << formatv("  {0,-23}", r.name);
+  if (!r.measured()) {
+    os << " refused: " << r.refused << "\n";
+    return;
+  }
+  const LoopEstimate &e = *r.estimate;
+  os << formatv(" {0,5} {1,5} {2,7} {3,6} {4,5} {5,-11} {6,11:F1} {7,5:F2} {8,12:F2} {9,-13} {10,7:F0}  {11}\n",
+                r.compiled.archVgprs, r.compiled.agprs, r.compiled.scratchBytes, r.compiled.ldsBytes,
+                r.compiled.occupancy, formatv("{0}{1}", r.depth, r.depthChosen ? "" : " (set)").str(),
+                e.cyclesPerIteration / r.stepsPerIteration, e.busy, wavesBusy(r),
+                r.bound, r.tflops, r.lines);
+}
+
+} // namespace
+
+int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::StringRef shownName,
+                          const CompileOptions &options, DiagnosticEngine &diags, llvm::raw_ostream &os) {
+  llvm::StringRef text = diags.getSourceMgr().getMemoryBuffer(buffer)->getBuffer();
+  const Target &t = *module.target;
+  std::string sink;
+  llvm::raw_string_ostream sinkStream(sink);
+  DiagnosticEngine quiet(diags.getSourceMgr(), sinkStream);
+  std::optional<ast::Program> program = parseChecked(buffer, quiet);
+  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block and pipeline depth beside their neighbours, "
+                "each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} iterations)\n",
+                shownName, t.name, kMCAIterations);
+  for (const ast::Kernel &k : program->kernels) {
+    const ir::Kernel *ir = nullptr;
+    for (const auto &x : module.kernels)
+      if (x->name == k.name.name) ir = x.get();
+    std::vector<const ir::For *> loops = ir ? kLoops(ir->body) : std::vector<const ir::For *>{};
+    std::optional<KLoopShape> shape = loops.empty() ? std::nullopt : kLoopShape(k, loops.front()->var);
+    if (!shape) {
+      os << formatv("\nkernel {0}: no K loop with a number as its step (loads of windows that move with the loop, "
+                    "their LDS writes, a barrier, then mma of those buffers)\n", k.name.name);
+      continue;
+    }
+    bool unsupported = false;
+    std::vector<Row> rows;
+    rows.push_back(measure(text, shownName, options, k.name.name, *shape, {}, "as written", unsupported));
+    if (unsupported) {
+      diags.errorNoLoc(rows.front().refused);
+      return kExitTargetUnsupported;
+    }
+    if (!rows.front().measured()) {
+      diags.errorNoLoc(formatv("kernel '{0}' as written: {1}", k.name.name, rows.front().refused));
+      return 1;
+    }
+    unsigned depth = rows.front().depth;
+    int64_t s = shape->step;
+    rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::KStep, 2, 1},
+                           formatv("K step {0}", 2 * s), unsupported));
+    if (s % 2 == 0)
+      rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::KStep, 1, 2},
+                             formatv("K step {0}", s / 2), unsupported));
+    for (bool moreWaves : {false, true})
+      for (unsigned side : {0u, 1u})
+        if (llvm::any_of(shape->operands, [&](const Operand &o) { return o.side == static_cast<int>(side); }))
+          rows.push_back(measure(text, shownName, options, k.name.name, *shape,
+                                 {Variant::Kind::Block, 1, 1, side, moreWaves},
+                                 formatv("block {0} x 2{1}", side == 0 ? "M" : "N", moreWaves ? ", waves x 2" : ""),
+                                 unsupported));
+    for (unsigned d = 1; d <= 4; ++d)
+      if (d != depth)
+        rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::Depth, 1, 1, 0, false, d},
+                               formatv("pipeline {0}", d), unsupported));
+    const Row &asWritten = rows.front(); // rows is complete: the reference stays
+    os << formatv("\nkernel {0}: K loop over {1}, step {2}, block {3} x {4}, pipeline {5}{6}\n", k.name.name,
+                  shape->var, s, ir->gridTileRows, ir->gridTileCols, asWritten.depth,
+                  asWritten.depthChosen ? " (the compiler's choice)" : " (as written)");
+    os << formatv("  {0,-23} {1,5} {2,5} {3,7} {4,6} {5,5} {6,-11} {7,11} {8,5} {9,12} {10,-13} {11,7}  {12}\n",
+                  "variant", "VGPRs", "AGPRs", "scratch", "LDS B", "waves", "pipeline", "cycles/step", "busy",
+                  "waves x busy", "bound", "TFLOP/s", "changes");
+    const Row *best = &asWritten;
+    for (const Row &r : rows) {
+      printRow(r, os);
+      if (better(r, *best)) best = &r;
+    }
+    if (best == &asWritten)
+      os << "  as written is the best of these: no variant keeps the MFMA pipe as busy (one wave, and the compiler's "
+            "waves together) with 2% more TFLOP/s, or as many with one wave 0.02 busier\n";
+    else
+      os << formatv("  better: {0}: {1:F0} TFLOP/s ({2}) against {3:F0} ({4}); one wave's MFMA busy {5:F2} against "
+                    "{6:F2}, {7} waves per SIMD against {8}; change {9}\n",
+                    best->name, best->tflops, best->bound, asWritten.tflops, asWritten.bound, best->busy(),
+                    asWritten.busy(), best->compiled.occupancy, asWritten.compiled.occupancy, best->lines);
+  }
+  return 0;
+}
