@@ -17,6 +17,7 @@
 #include "frontend/AST.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "target/MFMA.h"
 #include <functional>
 #include <set>
 
@@ -110,11 +111,12 @@ std::optional<KLoopShape> kLoopShape(const ast::Kernel &k, llvm::StringRef var) 
 
 /// One variant: the K step times num / den, the block doubled along a side, or a pipeline depth.
 struct Variant {
-  enum class Kind { AsWritten, KStep, Block, Depth } kind = Kind::AsWritten;
+  enum class Kind { AsWritten, KStep, Block, Depth, Instruction } kind = Kind::AsWritten;
   int64_t num = 1, den = 1;
   unsigned side = 0;  ///< Block: 0 M, 1 N
   bool moreWaves = false; ///< Block: the workgroup's waves doubled along the same side too
   unsigned depth = 0; ///< Depth
+  llvm::StringRef instruction; ///< Instruction: the accumulator's MFMA
 };
 
 /// Edits `k` into `v`; the lines it changed go to `lines`. Returns why it cannot be made, or "".
@@ -142,12 +144,18 @@ std::string apply(ast::Kernel &k, const KLoopShape &shape, const Variant &v, std
         walk(f->body);
       } else if (auto *g = llvm::dyn_cast<ast::GridStmt>(s.get())) {
         if (v.kind != Variant::Kind::Block) continue;
-        if (g->shape.dims.size() != 2 || (!g->symbols.empty() && !g->symbols[v.side].empty()))
-          why = "the grid's tile is not two numbers";
-        else scale(g->shape.dims[v.side], 2, 1);
+        // [rows, cols] or, over a batch, [1, rows, cols].
+        size_t at = g->shape.dims.size() - 2 + v.side;
+        if (g->shape.dims.size() < 2 || (at < g->symbols.size() && !g->symbols[at].empty()))
+          why = "the grid's tile has no number to double there";
+        else scale(g->shape.dims[at], 2, 1);
       } else if (auto *w = llvm::dyn_cast<ast::WorkgroupStmt>(s.get())) {
         if (v.kind == Variant::Kind::Block && v.moreWaves) scale(w->size, 2, 1);
       } else if (auto *a = llvm::dyn_cast<ast::AccDecl>(s.get())) {
+        if (v.kind == Variant::Kind::Instruction && a->name.name == shape.acc) {
+          a->mfma.name = v.instruction.str();
+          lines.push_back(a->mfma.range.Start);
+        }
         if (v.kind != Variant::Kind::Block || a->name.name != shape.acc || a->shape.dims.size() != 2) continue;
         scale(a->shape.dims[v.side], 2, 1);
         if (v.moreWaves && !a->waves) why = "the accumulator names no waves to double";
@@ -276,17 +284,24 @@ Row measure(llvm::StringRef text, llvm::StringRef shownName, const CompileOption
   return row;
 }
 
-/// One wave's MFMA busy and that of the waves the compiler lets share a SIMD (min(1, waves x busy)).
+/// The share of a SIMD's MFMA pipe the compiler's waves could fill together: min(1, waves x busy).
 double wavesBusy(const Row &r) { return r.estimate ? r.estimate->busyWithWaves(std::max(1u, r.compiled.occupancy)) : 0; }
 
-/// Whether `a` is worth changing `b` for: its MFMA pipe no less busy (one wave's figure and the waves' together, to
-/// 0.01), no scratch, and 2% more TFLOP/s, or as many (to 2%) with one wave 0.02 busier. The TFLOP/s alone would
-/// prefer every bigger block (global memory counts no cache hit); the busy figures keep a block that starves the
-/// MFMA pipe out.
+/// The MFMA work done, in TFLOP/s for the GPU: by one wave per SIMD, and by the compiler's waves together. Busy alone
+/// does not compare instructions of different rates (gfx950's v_mfma_f32_32x32x16_bf16 does twice the work of
+/// v_mfma_f32_32x32x8bf16_1k in its 8 passes).
+double oneWaveTflops(const Row &r) { return r.estimate ? r.estimate->mfmaBoundTflops : 0; }
+double wavesTflops(const Row &r) { return r.estimate ? r.estimate->peakTflops * wavesBusy(r) : 0; }
+
+/// Whether `a` is worth changing `b` for: no scratch, no less MFMA work (by one wave, and by the compiler's waves
+/// together, to 1%), and 2% more TFLOP/s in the estimate, or as many (to 2%) with one wave doing 2% more MFMA work.
+/// The estimate alone would prefer every bigger block (global memory counts no cache hit); the MFMA figures keep a
+/// block that starves the MFMA pipe out.
 bool better(const Row &a, const Row &b) {
-  if (!a.measured() || a.compiled.scratchBytes || a.busy() < b.busy() - 0.01 || wavesBusy(a) < wavesBusy(b) - 0.01)
+  if (!a.measured() || a.compiled.scratchBytes || oneWaveTflops(a) < oneWaveTflops(b) * 0.99 ||
+      wavesTflops(a) < wavesTflops(b) * 0.99)
     return false;
-  return a.tflops > b.tflops * 1.02 || (a.tflops >= b.tflops * 0.98 && a.busy() > b.busy() + 0.02);
+  return a.tflops > b.tflops * 1.02 || (a.tflops >= b.tflops * 0.98 && oneWaveTflops(a) > oneWaveTflops(b) * 1.02);
 }
 
 void printRow(const Row &r, llvm::raw_ostream &os) {
@@ -356,6 +371,16 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
       if (d != depth)
         rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::Depth, 1, 1, 0, false, d},
                                formatv("pipeline {0}", d), unsupported));
+    // The target's other MFMAs of the accumulator's operand and result types (an unscaled one: a scaled MFMA's form
+    // follows its operands' formats).
+    for (const auto &acc : ir->accs)
+      if (acc->name == shape->acc && acc->instr && !acc->instr->scaled)
+        for (const MFMAInstr &m : allMFMA())
+          if (&m != acc->instr && !m.scaled && m.availableOn(t) && m.a == acc->instr->a && m.b == acc->instr->b &&
+              m.acc == acc->instr->acc)
+            rows.push_back(measure(text, shownName, options, k.name.name, *shape,
+                                   {Variant::Kind::Instruction, 1, 1, 0, false, 0, m.name},
+                                   formatv("mfma {0}x{1}x{2}", m.m, m.n, m.k), unsupported));
     const Row &asWritten = rows.front(); // rows is complete: the reference stays
     os << formatv("\nkernel {0}: K loop over {1}, step {2}, block {3} x {4}, pipeline {5}{6}\n", k.name.name,
                   shape->var, s, ir->gridTileRows, ir->gridTileCols, asWritten.depth,
@@ -369,13 +394,14 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
       if (better(r, *best)) best = &r;
     }
     if (best == &asWritten)
-      os << "  as written is the best of these: no variant keeps the MFMA pipe as busy (one wave, and the compiler's "
-            "waves together) with 2% more TFLOP/s, or as many with one wave 0.02 busier\n";
+      os << "  as written is the best of these: no variant does as much MFMA work (one wave, and the compiler's waves "
+            "together) with 2% more TFLOP/s, or as many with one wave doing 2% more\n";
     else
-      os << formatv("  better: {0}: {1:F0} TFLOP/s ({2}) against {3:F0} ({4}); one wave's MFMA busy {5:F2} against "
-                    "{6:F2}, {7} waves per SIMD against {8}; change {9}\n",
-                    best->name, best->tflops, best->bound, asWritten.tflops, asWritten.bound, best->busy(),
-                    asWritten.busy(), best->compiled.occupancy, asWritten.compiled.occupancy, best->lines);
+      os << formatv("  better: {0}: {1:F0} TFLOP/s ({2}) against {3:F0} ({4}); one wave's MFMAs {5:F0} TFLOP/s (busy "
+                    "{6:F2}) against {7:F0} ({8:F2}), {9} waves per SIMD against {10}; change {11}\n",
+                    best->name, best->tflops, best->bound, asWritten.tflops, asWritten.bound, oneWaveTflops(*best),
+                    best->busy(), oneWaveTflops(asWritten), asWritten.busy(), best->compiled.occupancy,
+                    asWritten.compiled.occupancy, best->lines);
   }
   return 0;
 }
