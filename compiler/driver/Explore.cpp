@@ -1,8 +1,9 @@
-//===- Explore.cpp - A GEMM's K step, block and depth beside their neighbours ===//
+//===- Explore.cpp - A GEMM's choices beside their neighbours, measured ------===//
 //
 // A variant is the file's text parsed again with one kernel's syntax tree edited: the numbers a kernel engineer
 // would change by hand (the loop's step and the K extent of the tiles it loads and of the LDS buffers they are
-// written to; the grid's tile, the accumulator and the operands along M or N; the loop's `pipeline`). Every other
+// written to; the grid's tile, the accumulator and the operands along M or N, with the workgroup and the waves or
+// without; the loop's `pipeline`; the accumulator's MFMA). Every other
 // kernel of the file is left out of it. Which extent of a tile is K follows from its load's window (the index that
 // names the loop variable), which side of the block it follows from the other index (`block.row` or `block.col`).
 //
@@ -117,6 +118,27 @@ struct Variant {
   bool moreWaves = false; ///< Block: the workgroup's waves doubled along the same side too
   unsigned depth = 0; ///< Depth
   llvm::StringRef instruction; ///< Instruction: the accumulator's MFMA
+
+  static Variant kStep(int64_t num, int64_t den) {
+    Variant v;
+    v.kind = Kind::KStep, v.num = num, v.den = den;
+    return v;
+  }
+  static Variant block(unsigned side, bool moreWaves) {
+    Variant v;
+    v.kind = Kind::Block, v.side = side, v.moreWaves = moreWaves;
+    return v;
+  }
+  static Variant pipeline(unsigned depth) {
+    Variant v;
+    v.kind = Kind::Depth, v.depth = depth;
+    return v;
+  }
+  static Variant mfma(llvm::StringRef instruction) {
+    Variant v;
+    v.kind = Kind::Instruction, v.instruction = instruction;
+    return v;
+  }
 };
 
 /// Edits `k` into `v`; the lines it changed go to `lines`. Returns why it cannot be made, or "".
@@ -311,11 +333,12 @@ void printRow(const Row &r, llvm::raw_ostream &os) {
     return;
   }
   const LoopEstimate &e = *r.estimate;
-  os << formatv(" {0,5} {1,5} {2,7} {3,6} {4,5} {5,-11} {6,11:F1} {7,5:F2} {8,12:F2} {9,-13} {10,7:F0}  {11}\n",
-                r.compiled.archVgprs, r.compiled.agprs, r.compiled.scratchBytes, r.compiled.ldsBytes,
-                r.compiled.occupancy, formatv("{0}{1}", r.depth, r.depthChosen ? "" : " (set)").str(),
-                e.cyclesPerIteration / r.stepsPerIteration, e.busy, wavesBusy(r),
-                r.bound, r.tflops, r.lines);
+  std::string text = formatv(" {0,5} {1,5} {2,7} {3,6} {4,5} {5,-11} {6,11:F1} {7,5:F2} {8,12:F2} {9,-13} {10,7:F0}  {11}",
+                             r.compiled.archVgprs, r.compiled.agprs, r.compiled.scratchBytes, r.compiled.ldsBytes,
+                             r.compiled.occupancy, formatv("{0}{1}", r.depth, r.depthChosen ? "" : " (set)").str(),
+                             e.cyclesPerIteration / r.stepsPerIteration, e.busy, wavesBusy(r), r.bound, r.tflops,
+                             r.lines);
+  os << llvm::StringRef(text).rtrim() << "\n";
 }
 
 } // namespace
@@ -328,7 +351,8 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
   llvm::raw_string_ostream sinkStream(sink);
   DiagnosticEngine quiet(diags.getSourceMgr(), sinkStream);
   std::optional<ast::Program> program = parseChecked(buffer, quiet);
-  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block and pipeline depth beside their neighbours, "
+  if (!program) return 1; // it parsed once already: not expected
+  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block, pipeline depth and MFMA beside their neighbours, "
                 "each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} iterations)\n",
                 shownName, t.name, kMCAIterations);
   for (const ast::Kernel &k : program->kernels) {
@@ -344,7 +368,7 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
     }
     bool unsupported = false;
     std::vector<Row> rows;
-    rows.push_back(measure(text, shownName, options, k.name.name, *shape, {}, "as written", unsupported));
+    rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant(), "as written", unsupported));
     if (unsupported) {
       diags.errorNoLoc(rows.front().refused);
       return kExitTargetUnsupported;
@@ -355,21 +379,21 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
     }
     unsigned depth = rows.front().depth;
     int64_t s = shape->step;
-    rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::KStep, 2, 1},
+    rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::kStep(2, 1),
                            formatv("K step {0}", 2 * s), unsupported));
     if (s % 2 == 0)
-      rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::KStep, 1, 2},
+      rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::kStep(1, 2),
                              formatv("K step {0}", s / 2), unsupported));
     for (bool moreWaves : {false, true})
       for (unsigned side : {0u, 1u})
         if (llvm::any_of(shape->operands, [&](const Operand &o) { return o.side == static_cast<int>(side); }))
           rows.push_back(measure(text, shownName, options, k.name.name, *shape,
-                                 {Variant::Kind::Block, 1, 1, side, moreWaves},
+                                 Variant::block(side, moreWaves),
                                  formatv("block {0} x 2{1}", side == 0 ? "M" : "N", moreWaves ? ", waves x 2" : ""),
                                  unsupported));
     for (unsigned d = 1; d <= 4; ++d)
       if (d != depth)
-        rows.push_back(measure(text, shownName, options, k.name.name, *shape, {Variant::Kind::Depth, 1, 1, 0, false, d},
+        rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::pipeline(d),
                                formatv("pipeline {0}", d), unsupported));
     // The target's other MFMAs of the accumulator's operand and result types (an unscaled one: a scaled MFMA's form
     // follows its operands' formats).
@@ -379,7 +403,7 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
           if (&m != acc->instr && !m.scaled && m.availableOn(t) && m.a == acc->instr->a && m.b == acc->instr->b &&
               m.acc == acc->instr->acc)
             rows.push_back(measure(text, shownName, options, k.name.name, *shape,
-                                   {Variant::Kind::Instruction, 1, 1, 0, false, 0, m.name},
+                                   Variant::mfma(m.name),
                                    formatv("mfma {0}x{1}x{2}", m.m, m.n, m.k), unsupported));
     const Row &asWritten = rows.front(); // rows is complete: the reference stays
     os << formatv("\nkernel {0}: K loop over {1}, step {2}, block {3} x {4}, pipeline {5}{6}\n", k.name.name,

@@ -1,13 +1,14 @@
-//===- Explore.h - A GEMM's K step, block and depth beside their neighbours -===//
+//===- Explore.h - A GEMM's choices beside their neighbours, measured --------===//
 //
 // `tilec --explore`: for each kernel with a K loop, the kernel as written and the variants a kernel engineer would
-// try next (the K step doubled and halved, the block doubled down M and across N, each other pipeline depth), each
-// made by editing the kernel's syntax tree, checked by every stage of tilec, compiled by LLVM in process and its
-// vector kernel's K loop run through LLVM's MCA (the yardstick of --verify and bench/kloop.py). Per variant: the
+// try next (the K step doubled and halved, the block doubled down M and across N with the same waves or twice as
+// many, each other pipeline depth, the target's other MFMAs of the accumulator's types), each made by editing the
+// kernel's syntax tree, checked by every stage of tilec, compiled by LLVM in process and its vector kernel's K loop
+// run through LLVM's MCA (the yardstick of --verify and bench/kloop.py). Per variant: the
 // compiler's registers, LDS and waves per SIMD, the loop's cycles per K step and MFMA busy, and the estimate at the
 // compiler's occupancy (LoopEstimate.h: min(1, waves x busy) of the MFMA peak, global memory and the LDS); or the
-// first error that refuses it. The best of them is named with the lines to change, where it beats the kernel as
-// written; tilec does not change the kernel itself (docs/verify.md, "Exploring the K step, block and depth").
+// first error that refuses it. The best of them is named with the lines to change, where it does no less MFMA work
+// for a higher estimate; tilec does not change the kernel itself (docs/verify.md, "Exploring the K step, block and depth").
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_EXPLORE_H
