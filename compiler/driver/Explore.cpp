@@ -301,13 +301,16 @@ Row measure(llvm::StringRef text, llvm::StringRef shownName, const CompileOption
   const LoopEstimate &e = *row.estimate;
   row.tflops = e.peakTflops * e.busyWithWaves(std::max(1u, row.compiled.occupancy));
   row.bound = "MFMA";
-  if (e.memoryBoundTflops > 0 && e.memoryBoundTflops < row.tflops) row.tflops = e.memoryBoundTflops, row.bound = "global memory";
+  if (e.memoryBoundTflops > 0 && e.memoryBoundTflops < row.tflops)
+    row.tflops = e.memoryBoundTflops, row.bound = "global memory";
   if (e.ldsBoundTflops > 0 && e.ldsBoundTflops < row.tflops) row.tflops = e.ldsBoundTflops, row.bound = "LDS";
   return row;
 }
 
 /// The share of a SIMD's MFMA pipe the compiler's waves could fill together: min(1, waves x busy).
-double wavesBusy(const Row &r) { return r.estimate ? r.estimate->busyWithWaves(std::max(1u, r.compiled.occupancy)) : 0; }
+double wavesBusy(const Row &r) {
+  return r.estimate ? r.estimate->busyWithWaves(std::max(1u, r.compiled.occupancy)) : 0;
+}
 
 /// The MFMA work done, in TFLOP/s for the GPU: by one wave per SIMD, and by the compiler's waves together. Busy alone
 /// does not compare instructions of different rates (gfx950's v_mfma_f32_32x32x16_bf16 does twice the work of
@@ -333,7 +336,8 @@ void printRow(const Row &r, llvm::raw_ostream &os) {
     return;
   }
   const LoopEstimate &e = *r.estimate;
-  std::string text = formatv(" {0,5} {1,5} {2,7} {3,6} {4,5} {5,-11} {6,11:F1} {7,5:F2} {8,12:F2} {9,-13} {10,7:F0}  {11}",
+  const char *format = " {0,5} {1,5} {2,7} {3,6} {4,5} {5,-11} {6,11:F1} {7,5:F2} {8,12:F2} {9,-13} {10,7:F0}  {11}";
+  std::string text = formatv(format,
                              r.compiled.archVgprs, r.compiled.agprs, r.compiled.scratchBytes, r.compiled.ldsBytes,
                              r.compiled.occupancy, formatv("{0}{1}", r.depth, r.depthChosen ? "" : " (set)").str(),
                              e.cyclesPerIteration / r.stepsPerIteration, e.busy, wavesBusy(r), r.bound, r.tflops,
@@ -352,8 +356,9 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
   DiagnosticEngine quiet(diags.getSourceMgr(), sinkStream);
   std::optional<ast::Program> program = parseChecked(buffer, quiet);
   if (!program) return 1; // it parsed once already: not expected
-  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block, pipeline depth and MFMA beside their neighbours, "
-                "each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} iterations)\n",
+  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block, pipeline depth and MFMA beside their "
+                "neighbours, each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} "
+                "iterations)\n",
                 shownName, t.name, kMCAIterations);
   for (const ast::Kernel &k : program->kernels) {
     const ir::Kernel *ir = nullptr;

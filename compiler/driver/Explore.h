@@ -8,7 +8,8 @@
 // compiler's registers, LDS and waves per SIMD, the loop's cycles per K step and MFMA busy, and the estimate at the
 // compiler's occupancy (LoopEstimate.h: min(1, waves x busy) of the MFMA peak, global memory and the LDS); or the
 // first error that refuses it. The best of them is named with the lines to change, where it does no less MFMA work
-// for a higher estimate; tilec does not change the kernel itself (docs/verify.md, "Exploring the K step, block and depth").
+// for a higher estimate; tilec does not change the kernel itself (docs/verify.md, "Exploring the K step, block and
+// depth").
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_EXPLORE_H
