@@ -45,7 +45,8 @@ cl::opt<tilec::EmitKind> emitKind(
                clEnumValN(tilec::EmitKind::Html, "html",
                           "one HTML page drawing layouts, LDS banks, registers, occupancy and the K loop")),
     cl::cat(category));
-cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of --emit=layout and --emit=report"),
+cl::opt<tilec::OutputFormat> outputFormat("format", cl::desc("Output format of --emit=layout, --emit=report, --verify "
+                                                             "and --explore"),
                                     cl::init(tilec::OutputFormat::Text),
                                     cl::values(clEnumValN(tilec::OutputFormat::Text, "text", "for people (default)"),
                                                clEnumValN(tilec::OutputFormat::JSON, "json", "for tools")),
@@ -206,8 +207,8 @@ int main(int argc, char **argv) {
       return usage("unknown --offload-arch '" + offloadArch + "'; tilec knows " + tilec::allTargetNames());
   }
   if (outputFormat == tilec::OutputFormat::JSON && emitKind != tilec::EmitKind::Layout &&
-      emitKind != tilec::EmitKind::Report && !occupancyQuery && !verify)
-    return usage("--format=json applies to --emit=layout, --emit=report and --verify");
+      emitKind != tilec::EmitKind::Report && !occupancyQuery && !verify && !explore)
+    return usage("--format=json applies to --emit=layout, --emit=report, --verify and --explore");
 
   if (occupancyQuery) {
     if (!inputFile.empty()) return usage("--occupancy takes no input file");

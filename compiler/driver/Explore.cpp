@@ -17,6 +17,7 @@
 #include "device/LoopEstimate.h"
 #include "frontend/AST.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "target/MFMA.h"
 #include <functional>
@@ -202,7 +203,8 @@ std::string apply(ast::Kernel &k, const KLoopShape &shape, const Variant &v, std
 /// One variant, measured or refused.
 struct Row {
   std::string name;
-  std::string lines;   ///< the lines it changes
+  std::string lines;   ///< the lines it changes, as text
+  std::vector<unsigned> lineNumbers;
   std::string refused; ///< the first error, or why it could not be made
   CompiledKernel compiled;
   std::optional<LoopEstimate> estimate;
@@ -248,6 +250,7 @@ Row measure(llvm::StringRef text, llvm::StringRef shownName, const CompileOption
   std::set<unsigned> lines;
   for (llvm::SMLoc at : changed) lines.insert(sm.FindLineNumber(at, buffer));
   if (!lines.empty()) row.lines = lineList(lines);
+  row.lineNumbers.assign(lines.begin(), lines.end());
   CompileOptions checked = options;
   checked.emit = EmitKind::HIP;
   checked.warningsAsErrors = false;
@@ -345,6 +348,106 @@ void printRow(const Row &r, llvm::raw_ostream &os) {
   os << llvm::StringRef(text).rtrim() << "\n";
 }
 
+/// One kernel explored: its K loop's shape and the rows, the kernel as written first; none without a K loop.
+struct Exploration {
+  std::string kernel;
+  std::optional<KLoopShape> shape;
+  unsigned blockRows = 0, blockCols = 0;
+  std::vector<Row> rows;
+  size_t best = 0; ///< the row named better, 0 (as written) where none is
+};
+
+void printText(const std::vector<Exploration> &all, llvm::StringRef shownName, const Target &t,
+               llvm::raw_ostream &os) {
+  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block, pipeline depth and MFMA beside their "
+                "neighbours, each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} "
+                "iterations)\n",
+                shownName, t.name, kMCAIterations);
+  for (const Exploration &x : all) {
+    if (!x.shape) {
+      os << formatv("\nkernel {0}: no K loop with a number as its step (loads of windows that move with the loop, "
+                    "their LDS writes, a barrier, then mma of those buffers)\n", x.kernel);
+      continue;
+    }
+    const Row &asWritten = x.rows.front(), &best = x.rows[x.best];
+    os << formatv("\nkernel {0}: K loop over {1}, step {2}, block {3} x {4}, pipeline {5}{6}\n", x.kernel,
+                  x.shape->var, x.shape->step, x.blockRows, x.blockCols, asWritten.depth,
+                  asWritten.depthChosen ? " (the compiler's choice)" : " (as written)");
+    os << formatv("  {0,-23} {1,5} {2,5} {3,7} {4,6} {5,5} {6,-11} {7,11} {8,5} {9,12} {10,-13} {11,7}  {12}\n",
+                  "variant", "VGPRs", "AGPRs", "scratch", "LDS B", "waves", "pipeline", "cycles/step", "busy",
+                  "waves x busy", "bound", "TFLOP/s", "changes");
+    for (const Row &r : x.rows) printRow(r, os);
+    if (x.best == 0)
+      os << "  as written is the best of these: no variant does as much MFMA work (one wave, and the compiler's waves "
+            "together) with 2% more TFLOP/s, or as many with one wave doing 2% more\n";
+    else
+      os << formatv("  better: {0}: {1:F0} TFLOP/s ({2}) against {3:F0} ({4}); one wave's MFMAs {5:F0} TFLOP/s (busy "
+                    "{6:F2}) against {7:F0} ({8:F2}), {9} waves per SIMD against {10}; change {11}\n",
+                    best.name, best.tflops, best.bound, asWritten.tflops, asWritten.bound, oneWaveTflops(best),
+                    best.busy(), oneWaveTflops(asWritten), asWritten.busy(), best.compiled.occupancy,
+                    asWritten.compiled.occupancy, best.lines);
+  }
+}
+
+void printJSON(const std::vector<Exploration> &all, llvm::StringRef shownName, const Target &t,
+               llvm::raw_ostream &os) {
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("file", shownName);
+    json.attribute("target", t.name);
+    json.attribute("mca_iterations", kMCAIterations);
+    json.attributeArray("kernels", [&] {
+      for (const Exploration &x : all)
+        json.object([&] {
+          json.attribute("name", x.kernel);
+          if (!x.shape) {
+            json.attribute("k_loop", nullptr);
+            return;
+          }
+          json.attributeObject("k_loop", [&] {
+            json.attribute("var", x.shape->var);
+            json.attribute("step", x.shape->step);
+            json.attributeArray("block", [&] {
+              json.value(x.blockRows);
+              json.value(x.blockCols);
+            });
+            json.attribute("pipeline", x.rows.front().depth);
+            json.attribute("pipeline_chosen", x.rows.front().depthChosen);
+          });
+          json.attributeArray("variants", [&] {
+            for (const Row &r : x.rows)
+              json.object([&] {
+                json.attribute("name", r.name);
+                json.attributeArray("lines", [&] {
+                  for (unsigned l : r.lineNumbers) json.value(l);
+                });
+                if (!r.measured()) {
+                  json.attribute("refused", r.refused);
+                  return;
+                }
+                const LoopEstimate &e = *r.estimate;
+                json.attribute("arch_vgprs", r.compiled.archVgprs);
+                json.attribute("agprs", r.compiled.agprs);
+                json.attribute("scratch_bytes", r.compiled.scratchBytes);
+                json.attribute("lds_bytes", r.compiled.ldsBytes);
+                json.attribute("waves_per_simd", r.compiled.occupancy);
+                json.attribute("pipeline", r.depth);
+                json.attribute("pipeline_chosen", r.depthChosen);
+                json.attribute("cycles_per_step", e.cyclesPerIteration / r.stepsPerIteration);
+                json.attribute("mfma_busy", e.busy);
+                json.attribute("mfma_busy_with_compiler_waves", wavesBusy(r));
+                json.attribute("one_wave_mfma_tflops", oneWaveTflops(r));
+                json.attribute("estimate_tflops", r.tflops);
+                json.attribute("bound", r.bound);
+              });
+          });
+          json.attribute("better", x.best ? llvm::json::Value(x.rows[x.best].name) : llvm::json::Value(nullptr));
+        });
+    });
+  });
+  os << "\n";
+}
+
 } // namespace
 
 int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::StringRef shownName,
@@ -356,24 +459,24 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
   DiagnosticEngine quiet(diags.getSourceMgr(), sinkStream);
   std::optional<ast::Program> program = parseChecked(buffer, quiet);
   if (!program) return 1; // it parsed once already: not expected
-  os << formatv("tilec explore: {0} for {1}: each kernel's K step, block, pipeline depth and MFMA beside their "
-                "neighbours, each compiled by LLVM in process, its vector kernel's K loop through llvm-mca ({2} "
-                "iterations)\n",
-                shownName, t.name, kMCAIterations);
+  std::vector<Exploration> all;
   for (const ast::Kernel &k : program->kernels) {
+    Exploration &x = all.emplace_back();
+    x.kernel = k.name.name;
     const ir::Kernel *ir = nullptr;
-    for (const auto &x : module.kernels)
-      if (x->name == k.name.name) ir = x.get();
+    for (const auto &m : module.kernels)
+      if (m->name == k.name.name) ir = m.get();
     std::vector<const ir::For *> loops = ir ? kLoops(ir->body) : std::vector<const ir::For *>{};
-    std::optional<KLoopShape> shape = loops.empty() ? std::nullopt : kLoopShape(k, loops.front()->var);
-    if (!shape) {
-      os << formatv("\nkernel {0}: no K loop with a number as its step (loads of windows that move with the loop, "
-                    "their LDS writes, a barrier, then mma of those buffers)\n", k.name.name);
-      continue;
-    }
+    x.shape = loops.empty() ? std::nullopt : kLoopShape(k, loops.front()->var);
+    if (!x.shape) continue;
+    x.blockRows = ir->gridTileRows, x.blockCols = ir->gridTileCols;
+    const KLoopShape &shape = *x.shape;
+    std::vector<Row> &rows = x.rows;
     bool unsupported = false;
-    std::vector<Row> rows;
-    rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant(), "as written", unsupported));
+    auto add = [&](const Variant &v, std::string name) {
+      rows.push_back(measure(text, shownName, options, k.name.name, shape, v, std::move(name), unsupported));
+    };
+    add(Variant(), "as written");
     if (unsupported) {
       diags.errorNoLoc(rows.front().refused);
       return kExitTargetUnsupported;
@@ -383,54 +486,28 @@ int tilec::exploreKernels(const ir::Module &module, unsigned buffer, llvm::Strin
       return 1;
     }
     unsigned depth = rows.front().depth;
-    int64_t s = shape->step;
-    rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::kStep(2, 1),
-                           formatv("K step {0}", 2 * s), unsupported));
-    if (s % 2 == 0)
-      rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::kStep(1, 2),
-                             formatv("K step {0}", s / 2), unsupported));
+    int64_t s = shape.step;
+    add(Variant::kStep(2, 1), formatv("K step {0}", 2 * s));
+    if (s % 2 == 0) add(Variant::kStep(1, 2), formatv("K step {0}", s / 2));
     for (bool moreWaves : {false, true})
       for (unsigned side : {0u, 1u})
-        if (llvm::any_of(shape->operands, [&](const Operand &o) { return o.side == static_cast<int>(side); }))
-          rows.push_back(measure(text, shownName, options, k.name.name, *shape,
-                                 Variant::block(side, moreWaves),
-                                 formatv("block {0} x 2{1}", side == 0 ? "M" : "N", moreWaves ? ", waves x 2" : ""),
-                                 unsupported));
+        if (llvm::any_of(shape.operands, [&](const Operand &o) { return o.side == static_cast<int>(side); }))
+          add(Variant::block(side, moreWaves),
+              formatv("block {0} x 2{1}", side == 0 ? "M" : "N", moreWaves ? ", waves x 2" : ""));
     for (unsigned d = 1; d <= 4; ++d)
-      if (d != depth)
-        rows.push_back(measure(text, shownName, options, k.name.name, *shape, Variant::pipeline(d),
-                               formatv("pipeline {0}", d), unsupported));
+      if (d != depth) add(Variant::pipeline(d), formatv("pipeline {0}", d));
     // The target's other MFMAs of the accumulator's operand and result types (an unscaled one: a scaled MFMA's form
     // follows its operands' formats).
     for (const auto &acc : ir->accs)
-      if (acc->name == shape->acc && acc->instr && !acc->instr->scaled)
+      if (acc->name == shape.acc && acc->instr && !acc->instr->scaled)
         for (const MFMAInstr &m : allMFMA())
           if (&m != acc->instr && !m.scaled && m.availableOn(t) && m.a == acc->instr->a && m.b == acc->instr->b &&
               m.acc == acc->instr->acc)
-            rows.push_back(measure(text, shownName, options, k.name.name, *shape,
-                                   Variant::mfma(m.name),
-                                   formatv("mfma {0}x{1}x{2}", m.m, m.n, m.k), unsupported));
-    const Row &asWritten = rows.front(); // rows is complete: the reference stays
-    os << formatv("\nkernel {0}: K loop over {1}, step {2}, block {3} x {4}, pipeline {5}{6}\n", k.name.name,
-                  shape->var, s, ir->gridTileRows, ir->gridTileCols, asWritten.depth,
-                  asWritten.depthChosen ? " (the compiler's choice)" : " (as written)");
-    os << formatv("  {0,-23} {1,5} {2,5} {3,7} {4,6} {5,5} {6,-11} {7,11} {8,5} {9,12} {10,-13} {11,7}  {12}\n",
-                  "variant", "VGPRs", "AGPRs", "scratch", "LDS B", "waves", "pipeline", "cycles/step", "busy",
-                  "waves x busy", "bound", "TFLOP/s", "changes");
-    const Row *best = &asWritten;
-    for (const Row &r : rows) {
-      printRow(r, os);
-      if (better(r, *best)) best = &r;
-    }
-    if (best == &asWritten)
-      os << "  as written is the best of these: no variant does as much MFMA work (one wave, and the compiler's waves "
-            "together) with 2% more TFLOP/s, or as many with one wave doing 2% more\n";
-    else
-      os << formatv("  better: {0}: {1:F0} TFLOP/s ({2}) against {3:F0} ({4}); one wave's MFMAs {5:F0} TFLOP/s (busy "
-                    "{6:F2}) against {7:F0} ({8:F2}), {9} waves per SIMD against {10}; change {11}\n",
-                    best->name, best->tflops, best->bound, asWritten.tflops, asWritten.bound, oneWaveTflops(*best),
-                    best->busy(), oneWaveTflops(asWritten), asWritten.busy(), best->compiled.occupancy,
-                    asWritten.compiled.occupancy, best->lines);
+            add(Variant::mfma(m.name), formatv("mfma {0}x{1}x{2}", m.m, m.n, m.k));
+    for (size_t i = 1; i < rows.size(); ++i)
+      if (better(rows[i], rows[x.best])) x.best = i;
   }
+  if (options.format == OutputFormat::JSON) printJSON(all, shownName, t, os);
+  else printText(all, shownName, t, os);
   return 0;
 }
