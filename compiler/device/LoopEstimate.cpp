@@ -98,6 +98,23 @@ double tilec::cyclesAtTruePasses(const MFMALoop &loop, const Target &target, uns
   return static_cast<double>(cycles.totalCycles) / iterations;
 }
 
+std::optional<LoopEstimate> tilec::measureLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
+                                               std::string &problem) {
+  LoopCycles cycles;
+  if (loopCycles(loop.body(), target.name, kMCAIterations, cycles) != DeviceStatus::OK) {
+    problem = cycles.message;
+    return std::nullopt;
+  }
+  std::optional<LoopEstimate> e =
+      estimateLoop(kernel, target, loop, static_cast<double>(cycles.totalCycles) / kMCAIterations,
+                   cyclesAtTruePasses(loop, target, kMCAIterations));
+  if (e && !e->unknownMFMA.empty()) {
+    problem = "the MFMA table has no " + e->unknownMFMA;
+    return std::nullopt;
+  }
+  return e;
+}
+
 std::optional<LoopEstimate> tilec::estimateLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
                                                 double cyclesPerIteration, double truePassCycles) {
   LoopEstimate e;

@@ -59,6 +59,14 @@ struct LoopEstimate {
 std::optional<LoopEstimate> estimateLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
                                          double cyclesPerIteration, double truePassCycles = 0);
 
+/// The iterations llvm-mca runs a K loop's body for (--verify, --explore).
+constexpr unsigned kMCAIterations = 100;
+
+/// `loop` of `kernel` through llvm-mca (kMCAIterations, the body at true passes too where MCA undercharges an MFMA)
+/// and its estimate; nullopt with `problem` set when MCA gives no figure or the MFMA table lacks an instruction.
+std::optional<LoopEstimate> measureLoop(const ir::Kernel &kernel, const Target &target, const MFMALoop &loop,
+                                        std::string &problem);
+
 /// The loop's body with each MFMA that LLVM's MCA charges fewer passes than it takes (a scaled f8f6f4 form with an
 /// fp8 or bf8 operand: MCA charges every format the fp4/fp6 figure, half) replaced by a stand-in MCA charges the true
 /// passes: the target's f32 MFMA of the same block with those passes (v_mfma_f32_32x32x2_f32 for an fp8 32x32x64),

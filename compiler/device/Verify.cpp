@@ -42,22 +42,11 @@ struct Comparison {
   std::string issueProblem; ///< why there is none
 };
 
-constexpr unsigned kMCAIterations = 100;
-
 /// Finds the kernel's K loop in the assembly and runs it through MCA.
 void estimateKLoop(Comparison &c, const Target &t, const std::vector<MFMALoop> &loops) {
   for (const MFMALoop &l : loops)
     if (l.kernel == c.name) c.loop = l;
-  if (!c.loop) return;
-  LoopCycles cycles;
-  if (loopCycles(c.loop->body(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
-    c.loopProblem = cycles.message;
-    return;
-  }
-  c.estimate = estimateLoop(*c.kernel, t, *c.loop, static_cast<double>(cycles.totalCycles) / kMCAIterations,
-                            cyclesAtTruePasses(*c.loop, t, kMCAIterations));
-  if (c.estimate && !c.estimate->unknownMFMA.empty())
-    c.loopProblem = "the MFMA table has no " + c.estimate->unknownMFMA;
+  if (c.loop) c.estimate = measureLoop(*c.kernel, t, *c.loop, c.loopProblem);
 }
 
 /// Whether `c` is judged by the memory yardstick: the vector kernel of a kernel without an mma.

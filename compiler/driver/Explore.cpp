@@ -28,8 +28,6 @@ using llvm::formatv;
 
 namespace {
 
-constexpr unsigned kMCAIterations = 100;
-
 bool mentions(const ast::Expr &e, llvm::StringRef name) {
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e)) return n->name == name;
   if (auto *b = llvm::dyn_cast<ast::BinaryExpr>(&e)) return mentions(*b->lhs, name) || mentions(*b->rhs, name);
@@ -285,19 +283,11 @@ Row measure(llvm::StringRef text, llvm::StringRef shownName, const CompileOption
   }
   for (const CompiledKernel &c : readKernelInfo(code.text))
     if (c.name == name) row.compiled = c;
-  for (const MFMALoop &l : findMFMALoops(code.text)) {
-    if (l.kernel != name) continue;
-    LoopCycles cycles;
-    if (loopCycles(l.body(), t.name, kMCAIterations, cycles) != DeviceStatus::OK) {
-      row.refused = "llvm-mca gives no figure: " + cycles.message;
-      return row;
-    }
-    row.estimate = estimateLoop(k, t, l, static_cast<double>(cycles.totalCycles) / kMCAIterations,
-                                cyclesAtTruePasses(l, t, kMCAIterations));
-  }
-  if (!row.estimate || !row.estimate->unknownMFMA.empty()) {
-    row.refused = row.estimate ? "the MFMA table has no " + row.estimate->unknownMFMA : "no K loop in its assembly";
-    row.estimate.reset();
+  std::string problem = "no K loop in its assembly";
+  for (const MFMALoop &l : findMFMALoops(code.text))
+    if (l.kernel == name) row.estimate = measureLoop(k, t, l, problem);
+  if (!row.estimate) {
+    row.refused = problem;
     return row;
   }
   // The estimate at the compiler's occupancy: the waves' share of the MFMA peak, global memory, the LDS.
