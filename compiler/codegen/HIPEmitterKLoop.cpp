@@ -199,8 +199,8 @@ void KernelEmitter::pipelinedStep(const For &f, unsigned depth) {
 }
 
 /// A main-loop step in the order of the plan's StepSchedule: every fragment of this step, the next step's loads, the
-/// MFMAs of all instruction K steps but the last (one load after each of the first ones), the first barrier, the LDS
-/// writes with the last instruction K step's MFMAs among them, the second barrier.
+/// MFMAs of all instruction K steps but the last (a group of loads after each of the first ones), the first barrier,
+/// the LDS writes with the last instruction K step's MFMAs among them, the second barrier.
 void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   const KLoopPlan &p = *f.plan;
   const KLoopPlan::StepSchedule &s = *p.schedule;
@@ -246,20 +246,27 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   }
   // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
   // 0x020 global loads).
+  unsigned loading = std::min((s.loads + s.loadsPerMfma - 1) / s.loadsPerMfma, s.mfmasBefore);
   line(depth) << formatv("// The order for the MFMA pipe (the pipelining pass's plan): the {0} fragment reads, then "
-                         "one global load after each of the first {1} MFMAs, then the other MFMAs.\n",
-                         s.fragmentReads, std::min(s.loads, s.mfmasBefore));
+                         "{1} after each of the first {2} MFMAs, then the other MFMAs.\n",
+                         s.fragmentReads,
+                         s.loadsPerMfma == 1 ? "one global load" : formatv("{0} global loads", s.loadsPerMfma).str(),
+                         loading);
   line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x100, {0}, 0);  // LDS reads\n", s.fragmentReads);
-  unsigned paired = std::min(s.loads, s.mfmasBefore);
-  for (unsigned i = 0; i < paired; ++i)
-    line(depth) << "__builtin_amdgcn_sched_group_barrier(0x008, 1, 0); __builtin_amdgcn_sched_group_barrier(0x020, 1, "
-                   "0);  // an MFMA, a global load\n";
-  if (s.loads > paired)
+  unsigned issued = 0;
+  for (unsigned i = 0; i < loading; ++i) {
+    unsigned n = std::min(s.loadsPerMfma, s.loads - issued);
+    issued += n;
+    line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x008, 1, 0); __builtin_amdgcn_sched_group_barrier("
+                           "0x020, {0}, 0);  // an MFMA, {1}\n",
+                           n, n == 1 ? "a global load" : formatv("{0} global loads", n).str());
+  }
+  if (s.loads > issued)
     line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x020, {0}, 0);  // global loads\n",
-                           s.loads - paired);
-  if (s.mfmasBefore > paired)
+                           s.loads - issued);
+  if (s.mfmasBefore > loading)
     line(depth) << formatv("__builtin_amdgcn_sched_group_barrier(0x008, {0}, 0);  // MFMAs\n",
-                           s.mfmasBefore - paired);
+                           s.mfmasBefore - loading);
   line(depth) << "__builtin_amdgcn_sched_barrier(0);  // nothing crosses into the LDS writes\n";
   if (p.doubleLds) {
     line(depth) << "// Into the other stage: no wave reads it during this step.\n";

@@ -295,6 +295,7 @@ struct KLoopPlan {
   struct StepSchedule {
     unsigned fragmentReads = 0; ///< LDS reads of this step's fragments
     unsigned loads = 0;         ///< global loads of the next step
+    unsigned loadsPerMfma = 1;  ///< global loads issued after each of the first MFMAs, until `loads` are issued
     unsigned mfmasBefore = 0;   ///< MFMAs before the LDS writes: every instruction K step but the last, and
                                 ///< the first rowsBefore block rows of the last
     unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step's other block rows, among the LDS writes

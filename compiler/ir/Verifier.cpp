@@ -334,6 +334,17 @@ void verifyPlan(const For &f, DiagnosticEngine &diags, bool &ok) {
   if (p.doubleLds && p.depth < 2) fail("2 LDS stages without a prefetch");
   for (const LdsWrite *w : p.writes)
     if ((w->dst->stages == 2) != p.doubleLds) fail("an LDS buffer's stages disagree with the plan");
+  if (p.schedule) {
+    // The emitter's sched_group_barrier groups: every MFMA of the step once, the loads in groups after MFMAs.
+    const KLoopPlan::StepSchedule &s = *p.schedule;
+    if (p.depth < 2 || p.mmas.size() != 1 || !p.mmas.front()->acc || !p.mmas.front()->acc->instr)
+      return fail("a step order without a prefetch or one mma");
+    const MMA &m = *p.mmas.front();
+    if (s.kSteps != m.k / m.acc->instr->k ||
+        s.mfmasBefore + s.mfmasAfter != s.kSteps * m.acc->blocksY() * m.acc->blocksX())
+      fail("a step order whose MFMAs differ from the mma's");
+    if (s.loadsPerMfma == 0) fail("a step order with no loads after each MFMA");
+  }
   if (p.depth != 3) {
     if (!p.staged.empty()) fail("a staged order in a loop that is not staged");
     if (p.stepPerStage) fail("a step per LDS stage in a loop that is not staged");

@@ -386,15 +386,27 @@ private:
     if (m.scaleA && !m.scaleLoads.ldsA) s.loads += m.scaleLoads.chunks * (rows + cols);
     unsigned passes = std::max(1u, ins.cycles / 4);
     unsigned before = (kSteps - 1) * blocks;
-    while (s.rowsBefore + 1 < rows && (before - std::min(before, s.loads)) * passes < t.globalLoadLatency &&
-           (rows - s.rowsBefore - 1) * cols * passes >= kCyclesAmongWrites) {
+    auto covered = [&] {
+      unsigned loading = (s.loads + s.loadsPerMfma - 1) / s.loadsPerMfma; // the MFMAs the loads go out after
+      return (before - std::min(before, loading)) * passes >= t.globalLoadLatency;
+    };
+    while (s.rowsBefore + 1 < rows && !covered() && (rows - s.rowsBefore - 1) * cols * passes >= kCyclesAmongWrites) {
       ++s.rowsBefore;
       before += cols;
     }
+    // Still short: the loads go out sooner, several after each MFMA, as few as cover the latency; where none do, one
+    // each (a 64 x 64 gemm_f16_16x16 on gfx950, 4 MFMAs of 4 passes before the writes: 2 each cost 8 VGPRs and a wave
+    // per SIMD for 114 cycles a step against 120).
+    while (!covered() && s.loadsPerMfma < std::min(s.loads, std::max(1u, passes / kPassesPerLoad))) ++s.loadsPerMfma;
+    if (!covered()) s.loadsPerMfma = 1;
     s.mfmasBefore = before;
     s.mfmasAfter = (kSteps * blocks) - before;
     plan.schedule = s;
   }
+
+  /// The MFMA passes the issue of one global load, with its address arithmetic, takes in the MFMA's shadow: the loads
+  /// go out in groups of passes / kPassesPerLoad after each of the first MFMAs.
+  static constexpr unsigned kPassesPerLoad = 2;
 
   /// MFMA cycles (llvm-mca's unit, one pass) that the LDS writes and the first barrier need among them: gemm_f16
   /// with 4 MFMAs of 8 passes there measures 152 cycles per step, with 2, 160.

@@ -40,6 +40,9 @@ TEST(PlanVerifierTest, TheStagedPlanHoldsTogether) {
     EXPECT_EQ(p.staged.size(), 4u);
     // A step of 16 MFMAs outlasts a global load (80 cycles in the target table): one register set.
     EXPECT_EQ(p.registerSets, 1u);
+    // The order its _unaligned kernel runs: 4 x 4 = 16 MFMAs, 12 of them before the LDS writes.
+    ASSERT_TRUE(p.schedule.has_value());
+    EXPECT_EQ(p.schedule->mfmasBefore + p.schedule->mfmasAfter, 16u);
   });
   EXPECT_TRUE(ok) << messages;
   EXPECT_EQ(messages, "");
@@ -59,6 +62,13 @@ TEST(PlanVerifierTest, EachBreakIsAnInternalError) {
       {"a staged order in a loop that is not staged", [](ir::KLoopPlan &p) { p.depth = 2; }},
       {"staged without a masked loop", [](ir::KLoopPlan &p) { p.splitEdges = p.peelTail = false; }},
       {"pipeline depth out of range", [](ir::KLoopPlan &p) { p.depth = 4; }},
+      {"a step order whose MFMAs differ from the mma's", [](ir::KLoopPlan &p) { p.schedule->mfmasAfter += 1; }},
+      {"a step order with no loads after each MFMA", [](ir::KLoopPlan &p) { p.schedule->loadsPerMfma = 0; }},
+      {"a step order without a prefetch or one mma", [](ir::KLoopPlan &p) {
+         p.depth = 1;
+         p.staged.clear();
+         p.doubleLds = false;
+       }},
       {"2 register sets in a main loop of one step an iteration", [](ir::KLoopPlan &p) {
          p.registerSets = 2;
          p.stepPerStage = false;
