@@ -18,10 +18,6 @@ config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "e
 config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%testroot", config.test_source_root))
-# Under ASan, leaks allocated inside the LLVM plugin after many compiles in one process are not reported
-# (test/Clang/Inputs/plugin-leak.supp); elsewhere LSAN_OPTIONS does nothing.
-config.substitutions.append(("%lsan_plugin", "env LSAN_OPTIONS=suppressions=" +
-                             os.path.join(config.test_source_root, "Clang", "Inputs", "plugin-leak.supp")))
 config.substitutions.append(("%srcroot", config.tilec_src_root))
 config.substitutions.append(("%clangxx", config.clang))
 # Device-only assembly of an emitted .hip file with clang-22, as a user compiles it (Debian's HIP headers): the
