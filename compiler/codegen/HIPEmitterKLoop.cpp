@@ -246,7 +246,7 @@ void KernelEmitter::scheduledStep(const For &f, unsigned depth) {
   }
   // The order, as the pipelining pass decided it: the groups fill in program order (0x100 LDS reads, 0x008 MFMAs,
   // 0x020 global loads).
-  unsigned loading = std::min((s.loads + s.loadsPerMfma - 1) / s.loadsPerMfma, s.mfmasBefore);
+  unsigned loading = s.loadingMfmas();
   line(depth) << formatv("// The order for the MFMA pipe (the pipelining pass's plan): the {0} fragment reads, then "
                          "{1} after each of the first {2} MFMAs, then the other MFMAs.\n",
                          s.fragmentReads,

@@ -44,10 +44,9 @@ std::string stepOrder(const ir::KLoopPlan &p) {
                          "barrier, LDS writes, barrier";
   }
   const ir::KLoopPlan::StepSchedule &s = *p.schedule;
-  unsigned loading = std::min((s.loads + s.loadsPerMfma - 1) / s.loadsPerMfma, s.mfmasBefore);
   return formatv("every fragment first ({0} LDS reads), {6} after each of the first {1} MFMAs, {2} MFMAs "
                  "before the LDS writes{3}, {4} among them{5}",
-                 s.fragmentReads, loading, s.mfmasBefore,
+                 s.fragmentReads, s.loadingMfmas(), s.mfmasBefore,
                  s.rowsBefore ? formatv(" (instruction K steps 0 .. {0} and {1} block row{2} of the last, so that the "
                                         "MFMAs after the last load cover the loads' latency)",
                                         s.kSteps - 2, s.rowsBefore, s.rowsBefore == 1 ? "" : "s").str()

@@ -21,6 +21,7 @@
 #include "support/DType.h"
 #include "target/MFMA.h"
 #include "target/Target.h"
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -301,6 +302,8 @@ struct KLoopPlan {
     unsigned mfmasAfter = 0;    ///< MFMAs of the last instruction K step's other block rows, among the LDS writes
     unsigned rowsBefore = 0;    ///< block rows of the last instruction K step issued before the LDS writes
     unsigned kSteps = 0;        ///< instruction K steps of the mma
+    /// The MFMAs the next step's loads go out after, a group of up to loadsPerMfma after each.
+    unsigned loadingMfmas() const { return std::min((loads + loadsPerMfma - 1) / loadsPerMfma, mfmasBefore); }
   };
   std::optional<StepSchedule> schedule;
   /// A staged main-loop step (depth 3), one segment per instruction K step j of its one mma, each fenced from the

@@ -387,8 +387,8 @@ private:
     unsigned passes = std::max(1u, ins.cycles / 4);
     unsigned before = (kSteps - 1) * blocks;
     auto covered = [&] {
-      unsigned loading = (s.loads + s.loadsPerMfma - 1) / s.loadsPerMfma; // the MFMAs the loads go out after
-      return (before - std::min(before, loading)) * passes >= t.globalLoadLatency;
+      s.mfmasBefore = before;
+      return (before - s.loadingMfmas()) * passes >= t.globalLoadLatency;
     };
     while (s.rowsBefore + 1 < rows && !covered() && (rows - s.rowsBefore - 1) * cols * passes >= kCyclesAmongWrites) {
       ++s.rowsBefore;
