@@ -81,9 +81,9 @@ std::vector<MFMALoop> tilec::findMFMALoops(llvm::StringRef assembly) {
   std::vector<std::pair<size_t, size_t>> ranges; // a loop: its label's line, its last backward branch's line
   auto finish = [&] {
     // The loop with MFMAs that has the fewest instructions per MFMA: the main loop, not a masked copy of it around it
-    // or beside it (LLVM 22 lays out gemm_i8's masked loop in fewer lines than its main loop, but with more
-    // instructions; a staged main loop of two K steps has more instructions than the masked loop of one, but half
-    // as many per MFMA).
+    // or beside it (LLVM 22 laid out the masked loop of gemm_i8 with the 16 x 16 instruction in fewer lines than its
+    // main loop, but with more instructions; a staged main loop of two K steps has more instructions than the masked
+    // loop of one, but half as many per MFMA).
     std::optional<std::pair<size_t, size_t>> best;
     unsigned bestCount = 0, bestMFMAs = 0;
     for (auto [begin, end] : ranges) {

@@ -367,8 +367,9 @@ private:
   /// for after the first barrier, among the LDS writes, keeps the MFMA pipe fed (gemm_f16: 152 cycles).
   /// The loads must land before the LDS writes: when the MFMAs after the last load and before the barrier take fewer
   /// cycles than the target's global load latency, block rows of the last instruction K step move before the
-  /// barrier, as long as the MFMAs left among the LDS writes still take kCyclesAmongWrites (gemm_i8, 32 MFMAs of 4
-  /// passes per step: 16 before and 16 after wait 40 cycles for the loads, 168.5 cycles per step; 24 and 8, 154.9).
+  /// barrier, as long as the MFMAs left among the LDS writes still take kCyclesAmongWrites (test/CodeGen/Inputs/
+  /// gemm_i8_16x16.tile, 32 MFMAs of 4 passes per step: 16 before and 16 after wait 40 cycles for the loads, 168.5
+  /// cycles per step; 24 and 8, 154.9).
   void schedule(KLoopPlan &plan) const {
     // A staged loop's _unaligned kernel runs this order (its global loads are not buffer loads; see stagedSchedule).
     if (plan.depth < 2 || plan.mmas.size() != 1) return;
