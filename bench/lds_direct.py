@@ -1,25 +1,28 @@
 #!/usr/bin/env python3
 """What loading global memory straight into LDS would save a staged K loop: an assembly edit measured by llvm-mca.
 
-Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--example FILE]
+Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--runtime-include DIR] [--example FILE]
 
 tilec emits FILE (default examples/gemm_mxfp6_gfx950.tile), clang++ (LLVM 22) compiles it for the example's target,
-and the main K loop of its first kernel (test/ISA/Inputs/kloop_summary.py's loop 1) is taken out. tilec's staged loop loads
-each K step into registers and writes them to LDS a step later; gfx950 can load a 12- or 16-byte piece per lane
-straight into LDS (`buffer_load_dwordx3 ... lds`; `global_load_lds_dwordx3/x4` from __builtin_amdgcn_global_load_lds),
-each lane's piece landing at M0 + offset + size x lane. The edit, four forms of the loop through llvm-mca:
+and the main K loop of its first kernel (test/ISA/Inputs/kloop_summary.py's loop 1) is taken out. tilec's staged
+loop loads each K step into registers and writes them to LDS a step later; gfx950 can load a piece per lane straight
+into LDS (`buffer_load_{ubyte,ushort,dword,dwordx3,dwordx4} ... lds`; `global_load_lds_dwordx3/x4` from
+__builtin_amdgcn_global_load_lds), each lane's piece landing at M0 + offset + size x lane. The forms of the loop
+through llvm-mca:
 
-  as emitted     the loop as clang compiled it
-  per tensor     every buffer load given `lds` and no destination registers; every ds_write removed (they only move
-                 loaded registers into LDS) and the `s_waitcnt vmcnt` that guarded them; an `s_waitcnt vmcnt(L)` before
-                 each barrier, L the loads of one step (those may stay in flight); an `s_mov_b32 m0` wherever the
-                 loaded tensor (its buffer resource) changes
-  per load       the same with an `s_mov_b32 m0` before every load
-  no m0          the same with none (a floor: the M0 writes cost nothing)
+  as emitted            the loop as clang compiled it
+  3 stages, per tensor  every buffer load given `lds` and no destination registers; every ds_write removed (they only
+                        move loaded registers into LDS) and every vmcnt wait (they guarded those writes); an
+                        `s_waitcnt vmcnt(L)` before each barrier, L the loads of one step, which may stay in flight
+                        (the loads write the stage read two steps later: a third LDS stage); an `s_mov_b32 m0`
+                        wherever the loaded tensor (its buffer resource) changes
+  3 stages, per load    the same with an `s_mov_b32 m0` before every load
+  3 stages, no m0       the same with none (a floor: the M0 writes cost nothing)
+  2 stages, per tensor  `s_waitcnt vmcnt(0)` before each barrier: every load lands within its step
 
 The LDS addresses are not modelled (llvm-mca does not read them): the edit measures the instruction stream a compiler
-would emit, not a kernel that runs. docs/performance.md ("Loads straight into LDS") has the figures and what the
-compiler would need. Not a test: a measurement, like bench/kloop.py.
+would emit, not a kernel that runs. A loop with a load the edit does not know stops the script. docs/performance.md
+("Loads straight into LDS") has the figures and what the compiler would need. A measurement, like bench/kloop.py.
 """
 import argparse
 import os
@@ -35,31 +38,48 @@ MFMA_PASSES = {  # passes per MFMA as llvm-mca charges them (HWXDL), for the bus
     "v_mfma_scale_f32_32x32x64_f8f6f4": 8,
     "v_mfma_scale_f32_16x16x128_f8f6f4": 4,
 }
-LOAD = re.compile(r"^buffer_load_(dword|dwordx3|dwordx4|ushort|ubyte) (v\[\d+:\d+\]|v\d+), (v\d+), (s\[\d+:\d+\]), "
-                  r"(s\d+|0) offen( offset:\d+)?$")
+# The buffer loads gfx950 can send to LDS (their `lds` forms); a loop with any other global access is not edited.
+LDS_LOADS = ("ubyte", "sbyte", "ushort", "sshort", "dword", "dwordx3", "dwordx4")
+LOAD = re.compile(r"^buffer_load_(\w+) (v\[\d+:\d+\]|v\d+), (.*)$")
 
 
-def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+def run(cmd):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"lds_direct: {' '.join(cmd)} failed:\n{done.stderr}")
+    return done.stdout
 
 
-def edit(body, m0):
-    """The loop with its loads into LDS; m0 is 'tensor', 'load' or 'none'."""
-    lines = [l for l in body if not l.startswith("ds_write") and not l.startswith("s_waitcnt vmcnt")]
-    loads = sum(1 for l in lines if LOAD.match(l))
-    barriers = sum(1 for l in lines if l == "s_barrier")
-    per_step = loads // max(1, barriers)
+def edit(body, m0, wait):
+    """The loop with its loads into LDS. m0: 'tensor', 'load' or 'none'; wait: the vmcnt left before each barrier,
+    'step' (a step's loads stay in flight: three LDS stages) or 'none' (every load lands: two stages)."""
+    loads = [l for l in body if l.startswith(("buffer_load", "global_load", "flat_load"))]
+    barriers = sum(1 for l in body if l == "s_barrier")
+    bad = [l for l in loads if not LOAD.match(l) or LOAD.match(l).group(1) not in LDS_LOADS]
+    if bad or not barriers:
+        sys.exit("lds_direct: not a staged loop of buffer loads this edit knows: "
+                 + (f"'{bad[0]}'" if bad else "no barrier"))
+    per_step = len(loads) // barriers  # a staged loop has one barrier a step
     out, resource = [], None
-    for l in lines:
+    for l in body:
+        if l.startswith("ds_write"):
+            continue
+        if l.startswith("s_waitcnt") and "vmcnt" in l:
+            rest = " ".join(f for f in l.split()[1:] if not f.startswith("vmcnt"))
+            if rest:
+                out.append(f"s_waitcnt {rest}")
+            continue
         m = LOAD.match(l)
         if m:
-            if m0 == "load" or (m0 == "tensor" and m.group(4) != resource):
+            operands = m.group(3)
+            tensor = re.search(r"s\[\d+:\d+\]", operands).group(0)
+            if m0 == "load" or (m0 == "tensor" and tensor != resource):
                 out.append("s_mov_b32 m0, s100")
-            resource = m.group(4)
-            out.append(f"buffer_load_{m.group(1)} {m.group(3)}, {m.group(4)}, {m.group(5)} offen{m.group(6) or ''} lds")
+            resource = tensor
+            out.append(f"buffer_load_{m.group(1)} {operands} lds")
             continue
         if l == "s_barrier":
-            out.append(f"s_waitcnt vmcnt({per_step})")
+            out.append(f"s_waitcnt vmcnt({per_step if wait == 'step' else 0})")
         out.append(l)
     return out
 
@@ -79,24 +99,32 @@ def main():
     p.add_argument("--tilec", default=os.path.join(ROOT, "build", "tools", "tilec"))
     p.add_argument("--clang", default="clang++-22")
     p.add_argument("--mca", default="llvm-mca-22")
+    p.add_argument("--runtime-include", default=os.path.join(ROOT, "runtime", "include"))
     p.add_argument("--example", default=os.path.join(ROOT, "examples", "gemm_mxfp6_gfx950.tile"))
     a = p.parse_args()
+    found = re.search(r"^target (gfx\d+);", open(a.example).read(), re.M)
+    if not found:
+        sys.exit(f"lds_direct: {a.example} names no target")
+    target = found.group(1)
     with tempfile.TemporaryDirectory() as d:
         hip, asm = os.path.join(d, "k.hip"), os.path.join(d, "k.s")
-        subprocess.run([a.tilec, a.example, "-o", hip], check=True, stderr=subprocess.DEVNULL)
-        target = re.search(r"^target (gfx\d+);", open(a.example).read(), re.M).group(1)
+        run([a.tilec, a.example, "-o", hip])
         run([a.clang, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only", "-nogpulib", "-O3", "-S",
-             "-I", os.path.join(ROOT, "runtime", "include"), hip, "-o", asm])
+             "-I", a.runtime_include, hip, "-o", asm])
         body = [l for l in run([sys.executable, SUMMARY, asm, "--body", "1"]).splitlines() if l.strip()]
     passes = sum(MFMA_PASSES.get(l.split()[0], 0) for l in body)
     if not passes:
         sys.exit("lds_direct: the loop has no scaled MFMA this script knows the passes of")
     print(f"{os.path.basename(a.example)} ({target}), main K loop, llvm-mca -iterations=100:")
-    print(f"{'form':<12} {'instructions':>12} {'cycles':>8} {'busy':>5}")
-    for name, lines in (("as emitted", body), ("per tensor", edit(body, "tensor")), ("per load", edit(body, "load")),
-                        ("no m0", edit(body, "none"))):
+    print(f"{'form':<22} {'instructions':>12} {'cycles':>8} {'busy':>5}")
+    forms = (("as emitted", body),
+             ("3 stages, per tensor", edit(body, "tensor", "step")),
+             ("3 stages, per load", edit(body, "load", "step")),
+             ("3 stages, no m0", edit(body, "none", "step")),
+             ("2 stages, per tensor", edit(body, "tensor", "none")))
+    for name, lines in forms:
         cycles = mca(a.mca, target, lines)
-        print(f"{name:<12} {len(lines):>12} {cycles:>8.1f} {passes / cycles:>5.2f}")
+        print(f"{name:<22} {len(lines):>12} {cycles:>8.1f} {passes / cycles:>5.2f}")
 
 
 if __name__ == "__main__":

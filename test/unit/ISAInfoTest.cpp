@@ -104,8 +104,9 @@ k:
 }
 
 // Two loops with MFMAs, as LLVM 22 laid out gemm_i8 with the 16 x 16 instruction: the masked copy in fewer lines
-// (its blocks carry no comments) but with more instructions (4 against 3), and the main loop. The main loop is the K loop. A scaled MFMA's format
-// codes are read from the instruction (cbsz:4 blgp:4 is fp4 x fp4; none named is fp8 x fp8), each pair its own kind.
+// (its blocks carry no comments) but with more instructions (4 against 3), and the main loop. The main loop is the
+// K loop. A scaled MFMA's format codes are read from the instruction (cbsz:4 blgp:4 is fp4 x fp4; none named is
+// fp8 x fp8), each pair its own kind.
 TEST(ISAInfo, PicksTheLoopWithFewestInstructionsPerMFMAAndReadsFormats) {
   const char *assembly = R"(	.protected	k                       ; -- Begin function k
 k:
