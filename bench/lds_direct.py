@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What loading global memory straight into LDS would save a staged K loop: an assembly edit measured by llvm-mca.
 
-Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--runtime-include DIR] [--example FILE]
+Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--runtime-include DIR] [--example FILE | --asm FILE.s]
+                     [--show FORM]
 
 tilec emits FILE (default examples/gemm_mxfp6_gfx950.tile), clang++ (LLVM 22) compiles it for the example's target,
 and the main K loop of its first kernel (test/ISA/Inputs/kloop_summary.py's loop 1) is taken out. tilec's staged
@@ -41,6 +42,15 @@ MFMA_PASSES = {  # passes per MFMA as llvm-mca charges them (HWXDL), for the bus
 # The buffer loads gfx950 can send to LDS (their `lds` forms); a loop with any other global access is not edited.
 LDS_LOADS = ("ubyte", "sbyte", "ushort", "sshort", "dword", "dwordx3", "dwordx4")
 LOAD = re.compile(r"^buffer_load_(\w+) (v\[\d+:\d+\]|v\d+), (.*)$")
+
+
+# The forms measured: a name, where M0 is written ('tensor', 'load', 'none'; None: the loop as it is) and the vmcnt
+# left before each barrier ('step': a step's loads; 'none': 0).
+FORMS = (("as emitted", None, None),
+         ("3 stages, per tensor", "tensor", "step"),
+         ("3 stages, per load", "load", "step"),
+         ("3 stages, no m0", "none", "step"),
+         ("2 stages, per tensor", "tensor", "none"))
 
 
 def run(cmd):
@@ -101,27 +111,32 @@ def main():
     p.add_argument("--mca", default="llvm-mca-22")
     p.add_argument("--runtime-include", default=os.path.join(ROOT, "runtime", "include"))
     p.add_argument("--example", default=os.path.join(ROOT, "examples", "gemm_mxfp6_gfx950.tile"))
+    p.add_argument("--asm", help="measure the main loop of this gfx950 assembly file instead of compiling --example")
+    p.add_argument("--show", choices=[f[0] for f in FORMS], help="print this form of the loop instead of measuring")
     a = p.parse_args()
-    found = re.search(r"^target (gfx\d+);", open(a.example).read(), re.M)
-    if not found:
-        sys.exit(f"lds_direct: {a.example} names no target")
-    target = found.group(1)
-    with tempfile.TemporaryDirectory() as d:
-        hip, asm = os.path.join(d, "k.hip"), os.path.join(d, "k.s")
-        run([a.tilec, a.example, "-o", hip])
-        run([a.clang, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only", "-nogpulib", "-O3", "-S",
-             "-I", a.runtime_include, hip, "-o", asm])
-        body = [l for l in run([sys.executable, SUMMARY, asm, "--body", "1"]).splitlines() if l.strip()]
+    if a.asm:
+        name, target = os.path.basename(a.asm), "gfx950"
+        body = [l for l in run([sys.executable, SUMMARY, a.asm, "--body", "1"]).splitlines() if l.strip()]
+    else:
+        found = re.search(r"^target (gfx\d+);", open(a.example).read(), re.M)
+        if not found:
+            sys.exit(f"lds_direct: {a.example} names no target")
+        name, target = os.path.basename(a.example), found.group(1)
+        with tempfile.TemporaryDirectory() as d:
+            hip, asm = os.path.join(d, "k.hip"), os.path.join(d, "k.s")
+            run([a.tilec, a.example, "-o", hip])
+            run([a.clang, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only", "-nogpulib", "-O3", "-S",
+                 "-I", a.runtime_include, hip, "-o", asm])
+            body = [l for l in run([sys.executable, SUMMARY, asm, "--body", "1"]).splitlines() if l.strip()]
+    forms = [(form, body if m0 is None else edit(body, m0, wait)) for form, m0, wait in FORMS]
+    if a.show:
+        print("\n".join(dict(forms)[a.show]))
+        return
     passes = sum(MFMA_PASSES.get(l.split()[0], 0) for l in body)
     if not passes:
         sys.exit("lds_direct: the loop has no scaled MFMA this script knows the passes of")
-    print(f"{os.path.basename(a.example)} ({target}), main K loop, llvm-mca -iterations=100:")
+    print(f"{name} ({target}), main K loop, llvm-mca -iterations=100:")
     print(f"{'form':<22} {'instructions':>12} {'cycles':>8} {'busy':>5}")
-    forms = (("as emitted", body),
-             ("3 stages, per tensor", edit(body, "tensor", "step")),
-             ("3 stages, per load", edit(body, "load", "step")),
-             ("3 stages, no m0", edit(body, "none", "step")),
-             ("2 stages, per tensor", edit(body, "tensor", "none")))
     for name, lines in forms:
         cycles = mca(a.mca, target, lines)
         print(f"{name:<22} {len(lines):>12} {cycles:>8.1f} {passes / cycles:>5.2f}")
