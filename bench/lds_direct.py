@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """What loading global memory straight into LDS would save a staged K loop: an assembly edit measured by llvm-mca.
 
-Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--runtime-include DIR] [--example FILE | --asm FILE.s]
-                     [--show FORM]
+Usage: lds_direct.py [--tilec T] [--clang C] [--mca M] [--runtime-include DIR] [--mfma-table MFMA.cpp]
+                     [--example FILE | --asm FILE.s] [--show FORM]
 
 tilec emits FILE (default examples/gemm_mxfp6_gfx950.tile), clang++ (LLVM 22) compiles it for the example's target,
-and the main K loop of its first kernel (test/ISA/Inputs/kloop_summary.py's loop 1) is taken out. tilec's staged
-loop loads each K step into registers and writes them to LDS a step later; gfx950 can load a piece per lane straight
-into LDS (`buffer_load_{ubyte,ushort,dword,dwordx3,dwordx4} ... lds`; `global_load_lds_dwordx3/x4` from
+and the K loop of its first kernel is taken out as bench/kloop.py finds it (its functions, loop finder, MFMA passes
+from compiler/target/MFMA.cpp and llvm-mca run are used here). tilec's staged loop loads each K step into registers
+and writes them to LDS a step later; gfx950 can load a piece per lane straight into LDS
+(`buffer_load_{ubyte,ushort,dword,dwordx3,dwordx4} ... lds`; `global_load_lds_dwordx3/x4` from
 __builtin_amdgcn_global_load_lds), each lane's piece landing at M0 + offset + size x lane. The forms of the loop
 through llvm-mca:
 
@@ -21,6 +22,8 @@ through llvm-mca:
   3 stages, no m0       the same with none (a floor: the M0 writes cost nothing)
   2 stages, per tensor  `s_waitcnt vmcnt(0)` before each barrier: every load lands within its step
 
+Busy is the MFMAs' true passes over the cycles; where llvm-mca undercharges an MFMA (an fp8 operand of the scaled
+f8f6f4 forms), every form is measured with kloop.py's stand-ins at true passes.
 The LDS addresses are not modelled (llvm-mca does not read them): the edit measures the instruction stream a compiler
 would emit, not a kernel that runs. A loop with a load the edit does not know stops the script. docs/performance.md
 ("Loads straight into LDS") has the figures and what the compiler would need. A measurement, like bench/kloop.py.
@@ -28,21 +31,16 @@ would emit, not a kernel that runs. A loop with a load the edit does not know st
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
+import kloop
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
-SUMMARY = os.path.join(ROOT, "test", "ISA", "Inputs", "kloop_summary.py")
-MFMA_PASSES = {  # passes per MFMA as llvm-mca charges them (HWXDL), for the busy column
-    "v_mfma_scale_f32_32x32x64_f8f6f4": 8,
-    "v_mfma_scale_f32_16x16x128_f8f6f4": 4,
-}
 # The buffer loads gfx950 can send to LDS (their `lds` forms); a loop with any other global access is not edited.
 LDS_LOADS = ("ubyte", "sbyte", "ushort", "sshort", "dword", "dwordx3", "dwordx4")
 LOAD = re.compile(r"^buffer_load_(\w+) (v\[\d+:\d+\]|v\d+), (.*)$")
-
 
 # The forms measured: a name, where M0 is written ('tensor', 'load', 'none'; None: the loop as it is) and the vmcnt
 # left before each barrier ('step': a step's loads; 'none': 0).
@@ -51,13 +49,6 @@ FORMS = (("as emitted", None, None),
          ("3 stages, per load", "load", "step"),
          ("3 stages, no m0", "none", "step"),
          ("2 stages, per tensor", "tensor", "none"))
-
-
-def run(cmd):
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"lds_direct: {' '.join(cmd)} failed:\n{done.stderr}")
-    return done.stdout
 
 
 def edit(body, m0, wait):
@@ -94,14 +85,14 @@ def edit(body, m0, wait):
     return out
 
 
-def mca(mca_path, target, lines):
-    with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
-        f.write("\n".join(lines) + "\n")
-    try:
-        text = run([mca_path, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-iterations=100", f.name])
-    finally:
-        os.unlink(f.name)
-    return int(re.search(r"Total Cycles:\s+(\d+)", text).group(1)) / 100
+def main_loop(asm):
+    """The K loop of the first function that has one, as a list of instructions (kloop.py's finder)."""
+    for body in kloop.functions(asm).values():
+        loop = kloop.k_loop(body)
+        if loop:
+            start, end, _ = loop
+            return [i for i in (kloop.instruction(l) for _, l in body[start:end + 1]) if i]
+    sys.exit("lds_direct: no loop with an MFMA in the assembly")
 
 
 def main():
@@ -110,36 +101,42 @@ def main():
     p.add_argument("--clang", default="clang++-22")
     p.add_argument("--mca", default="llvm-mca-22")
     p.add_argument("--runtime-include", default=os.path.join(ROOT, "runtime", "include"))
+    p.add_argument("--mfma-table", default=os.path.join(ROOT, "compiler", "target", "MFMA.cpp"))
     p.add_argument("--example", default=os.path.join(ROOT, "examples", "gemm_mxfp6_gfx950.tile"))
-    p.add_argument("--asm", help="measure the main loop of this gfx950 assembly file instead of compiling --example")
+    p.add_argument("--asm", help="measure the K loop of this assembly file instead of compiling --example")
     p.add_argument("--show", choices=[f[0] for f in FORMS], help="print this form of the loop instead of measuring")
     a = p.parse_args()
     if a.asm:
-        name, target = os.path.basename(a.asm), "gfx950"
-        body = [l for l in run([sys.executable, SUMMARY, a.asm, "--body", "1"]).splitlines() if l.strip()]
+        text = open(a.asm).read()
+        name, target = os.path.basename(a.asm), kloop.asm_arch(text, "gfx950")
     else:
-        found = re.search(r"^target (gfx\d+);", open(a.example).read(), re.M)
-        if not found:
-            sys.exit(f"lds_direct: {a.example} names no target")
-        name, target = os.path.basename(a.example), found.group(1)
+        name, target = os.path.basename(a.example), kloop.example_target(a.example)
         with tempfile.TemporaryDirectory() as d:
             hip, asm = os.path.join(d, "k.hip"), os.path.join(d, "k.s")
-            run([a.tilec, a.example, "-o", hip])
-            run([a.clang, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only", "-nogpulib", "-O3", "-S",
-                 "-I", a.runtime_include, hip, "-o", asm])
-            body = [l for l in run([sys.executable, SUMMARY, asm, "--body", "1"]).splitlines() if l.strip()]
+            kloop.run([a.tilec, a.example, "-o", hip])
+            kloop.run([a.clang, "-x", "hip", f"--offload-arch={target}", "--cuda-device-only", "-nogpulib", "-O3",
+                       "-S", "-I", a.runtime_include, hip, "-o", asm])
+            text = open(asm).read()
+    body = main_loop(text)
     forms = [(form, body if m0 is None else edit(body, m0, wait)) for form, m0, wait in FORMS]
     if a.show:
         print("\n".join(dict(forms)[a.show]))
         return
-    passes = sum(MFMA_PASSES.get(l.split()[0], 0) for l in body)
-    if not passes:
-        sys.exit("lds_direct: the loop has no scaled MFMA this script knows the passes of")
-    print(f"{name} ({target}), main K loop, llvm-mca -iterations=100:")
+    table = kloop.MFMATable(a.mfma_table)
+    mfmas = [(kloop.MNEMONIC.match(i).group(1), i) for i in body if i.startswith("v_mfma")]
+    unknown = sorted({o for o, _ in mfmas if not table.knows(o)})
+    if unknown:
+        sys.exit(f"lds_direct: MFMA not in {a.mfma_table}: {', '.join(unknown)}")
+    passes = sum(table.passes(o, i) for o, i in mfmas)
+    stand_ins = any(table.passes(o, i) > table.charged(o) for o, i in mfmas)
+    print(f"{name} ({target}), K loop, llvm-mca -iterations=100"
+          + (", MFMAs at true passes (stand-ins)" if stand_ins else "") + ":")
     print(f"{'form':<22} {'instructions':>12} {'cycles':>8} {'busy':>5}")
-    for name, lines in forms:
-        cycles = mca(a.mca, target, lines)
-        print(f"{name:<22} {len(lines):>12} {cycles:>8.1f} {passes / cycles:>5.2f}")
+    for form, lines in forms:
+        measured = kloop.stand_ins_at_true_passes(lines, table)[0] if stand_ins else lines
+        cycles, _ = kloop.mca_figures(measured, a.mca, target)
+        figures = f"{cycles:>8.1f} {passes / cycles:>5.2f}" if cycles else f"{'-':>8} {'-':>5}"
+        print(f"{form:<22} {len(lines):>12} {figures}")
 
 
 if __name__ == "__main__":
