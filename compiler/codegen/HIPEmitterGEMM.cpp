@@ -464,9 +464,14 @@ void KernelEmitter::scaleReads(const MMA &m, const std::string &suffix, bool raw
   const AccTile &a = *m.acc;
   const ScaleLoads &s = m.scaleLoads;
   if (declare) declareScales(m, suffix, d);
-  line(d) << formatv("// The scales of this step{0} from LDS: {1} bytes of each of the lane's rows{2}.\n",
-                     raw ? " (the next one's)" : "", s.bytes,
-                     raw ? "" : formatv(", shifted by its lane group (lane / {0})", s.laneGroup).str());
+  if (s.readAtLaneGroup)
+    line(d) << formatv("// The scales of this step{0} from LDS: {1} bytes of each of the lane's rows, read at its lane "
+                       "group's byte (lane / {2}), where each MFMA's opsel finds its byte.\n",
+                       raw ? " (the next one's)" : "", s.bytes, s.laneGroup);
+  else
+    line(d) << formatv("// The scales of this step{0} from LDS: {1} bytes of each of the lane's rows{2}.\n",
+                       raw ? " (the next one's)" : "", s.bytes,
+                       raw ? "" : formatv(", shifted by its lane group (lane / {0})", s.laneGroup).str());
   for (unsigned c = 0; c < s.chunks; ++c) {
     auto side = [&](const char *arr, const LdsBuffer &buf, unsigned blocks, const char *block,
                     const std::string &wave) {
@@ -475,10 +480,14 @@ void KernelEmitter::scaleReads(const MMA &m, const std::string &suffix, bool raw
       std::string row = formatv("{0} + {1} * {2} + lane % {2}", wave, block, s.laneGroup).str();
       std::string at = formatv("{0} * {1}{2}", buf.swizzled() ? storedRow(buf, row, false) : "(" + row + ")",
                                buf.pitch(), c ? formatv(" + {0}", c * s.chunkBytes).str() : "").str();
-      std::string value = formatv("tilec::lds_load<{0}>({1}, {2})", scaleLoadType(s), lds(buf, false), at).str();
+      std::string value =
+          s.readAtLaneGroup
+              ? formatv("tilec::lds_load_unaligned<{0}>({1}, {2} + lane / {3}, {4} - lane / {3})", scaleLoadType(s),
+                        lds(buf, false), at, s.laneGroup, s.chunkBytes).str()
+              : formatv("tilec::lds_load<{0}>({1}, {2})", scaleLoadType(s), lds(buf, false), at).str();
       if (s.chunkBytes <= 2) value = formatv("unsigned({0})", value).str();
       line(d + 1) << formatv("{0}_{1}{2}[{3}][{4}] = {5}{6};\n", a.name, arr, suffix, c, block, value,
-                             raw ? "" : formatv(" >> 8 * (lane / {0})", s.laneGroup).str());
+                             raw || s.readAtLaneGroup ? "" : formatv(" >> 8 * (lane / {0})", s.laneGroup).str());
     };
     side("sa", *s.ldsA, a.blocksY(), "bi", a.name + "_row");
     side("sb", *s.ldsB, a.blocksX(), "bj", a.name + "_col");

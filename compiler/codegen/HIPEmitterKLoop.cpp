@@ -391,6 +391,9 @@ void KernelEmitter::stagedPrefetch(const For &f, const std::string &mainLoopCond
   loopVarText[f.var] = next;
   for (const Assign *a : p.loads) stmt(*a, depth + 1);
   if (sets) {
+    // The loop waits for each set's loads by their count in flight, which LLVM takes at the loop's entry from this
+    // order too: interleaved with the second set's, the first set's loads would be waited for as if issued last.
+    line(depth + 1) << "__builtin_amdgcn_sched_barrier(0);  // the first set's loads, then the second's\n";
     loopVarText[f.var] = second;
     for (const Assign *a : p.loads) secondSet.insert(a->dst);
     for (const Assign *a : p.loads) stmt(*a, depth + 1);
@@ -468,13 +471,17 @@ void KernelEmitter::stagedStep(const For &f, unsigned depth, int constStage) {
   readStage = "0";
   if (m.scaleA && m.scaleLoads.ldsA) {
     const ScaleLoads &sl = m.scaleLoads;
-    line(depth) << formatv("// The next step's scales become this step's, shifted by this lane's group (lane / {0}).\n",
-                           sl.laneGroup);
+    if (sl.readAtLaneGroup)
+      line(depth) << "// The next step's scales (read at this lane's group's byte) become this step's.\n";
+    else
+      line(depth) << formatv("// The next step's scales become this step's, shifted by this lane's group (lane / "
+                             "{0}).\n", sl.laneGroup);
+    std::string shift = sl.readAtLaneGroup ? "" : formatv(" >> 8 * (lane / {0})", sl.laneGroup).str();
     for (unsigned c = 0; c < sl.chunks; ++c)
       for (auto [side, blocks, block] : {std::tuple{"sa", m.acc->blocksY(), "bi"}, {"sb", m.acc->blocksX(), "bj"}}) {
         line(depth) << "#pragma unroll\n";
-        line(depth) << formatv("for (int {0} = 0; {0} < {1}; ++{0}) {2}_{3}[{5}][{0}] = {2}_{3}_next[{5}][{0}] >> 8 "
-                               "* (lane / {4});\n", block, blocks, m.acc->name, side, sl.laneGroup, c);
+        line(depth) << formatv("for (int {0} = 0; {0} < {1}; ++{0}) {2}_{3}[{4}][{0}] = {2}_{3}_next[{4}][{0}]{5};\n",
+                               block, blocks, m.acc->name, side, c, shift);
       }
   } else {
     advanceScales(p, depth);

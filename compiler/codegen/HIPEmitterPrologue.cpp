@@ -92,15 +92,18 @@ void KernelEmitter::prologue() {
                          l->name, name(l->dtype), l->rows, l->cols, l->pad, LdsBuffer::kSlotElements,
                          l->pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotBytes, l->bytes());
     else
-      line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad) = {8} B.\n", l->name, name(l->dtype),
+      line(1) << formatv("// LDS {0}: {1}[{2}, {3}]{4}, {5} x ({6} + {7} pad){9} = {8} B.\n", l->name, name(l->dtype),
                          l->rows, l->cols, l->transposed ? " stored transposed (rows contiguous in K)" : "",
-                         l->storedRows(), l->storedCols(), l->pad, l->bytes());
+                         l->storedRows(), l->storedCols(), l->pad, l->bytes(),
+                         l->tailBytes ? formatv(" + {0} B that the last row's scale reads reach", l->tailBytes).str()
+                                      : "");
     if (l->stages > 1)
       line(1) << formatv("// {0} stages of {1} B: a pipelined K loop writes one while its mma reads the other.\n",
                          l->stages, l->stageBytes());
     std::string type = l->slotted() ? "tilec::lds_slot" : info(l->dtype).cppType.str();
-    std::string dims = formatv("{0}[{1} * {2}]", l->stages > 1 ? formatv("[{0}]", l->stages).str() : "",
-                               l->storedRows(), l->slotted() ? l->pitch() / LdsBuffer::kSlotElements : l->pitch());
+    std::string dims = formatv("{0}[{1} * {2}{3}]", l->stages > 1 ? formatv("[{0}]", l->stages).str() : "",
+                               l->storedRows(), l->slotted() ? l->pitch() / LdsBuffer::kSlotElements : l->pitch(),
+                               l->tailBytes ? formatv(" + {0}", l->tailBytes / sizeOf(l->dtype)).str() : "");
     if (k.ldsSharedBytes)
       line(1) << formatv("{0} (&{1}){2} = *reinterpret_cast<{0} (*){2}>(lds_shared + {3});  // bytes {3} .. {4}\n",
                          type, l->name, dims, l->offset, l->offset + l->bytes() - 1);

@@ -22,6 +22,7 @@
 #include "passes/OccupancyHint.h"
 #include "passes/ReductionStrategy.h"
 #include "passes/RotateLoopLoads.h"
+#include "passes/PlanScaleLoads.h"
 #include "passes/ShareLds.h"
 #include "passes/SoftwarePipeline.h"
 #include "passes/UnrollChunks.h"
@@ -121,6 +122,7 @@ std::unique_ptr<ir::Module> tilec::buildCheckedModule(const ast::Program &progra
   if (!ok) return nullptr;
   // Before the budgets: reading a loop-invariant operand before its loop frees its buffer for the loop's.
   hoistLoopInvariantFragments(*module);
+  readScalesAtLaneGroups(*module);
   shareLdsBuffers(*module);
   ok = verifyLdsLifetimes(*module, diags);
   ended(recorded());

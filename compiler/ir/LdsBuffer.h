@@ -49,6 +49,9 @@ struct LdsBuffer {
     return valueBits(dtype) == 6 ? rowPitch % kSlotElements == 0 : rowPitch * sizeOf(dtype) % 8 == 0;
   }
   unsigned stages = 1;         ///< copies of the buffer: 2 when a pipelined K loop double-buffers it
+  /// Bytes after each stage's rows that no statement writes: a scaled mma's scales read at a lane group's byte reach
+  /// up to 64 / m - 1 bytes past the last row's (ScaleLoads::readAtLaneGroup, passes/PlanScaleLoads.h).
+  unsigned tailBytes = 0;
   /// Its first byte in the kernel's shared LDS allocation (Kernel::ldsSharedBytes, passes/ShareLds.h), where it may
   /// overlap buffers whose lifetimes do not overlap its own; unused when the kernel has no shared allocation.
   unsigned offset = 0;
@@ -91,7 +94,7 @@ struct LdsBuffer {
     return (row * rowPitch + placedCol(row, col)) * sizeOf(dtype);
   }
   /// Bytes of one stage.
-  unsigned stageBytes() const { return storedRows() * rowBytes(); }
+  unsigned stageBytes() const { return storedRows() * rowBytes() + tailBytes; }
   unsigned bytes() const { return stages * stageBytes(); }
   /// How many consecutive rows (K values) of a register tile with layout `src` one lane writes to this buffer as one
   /// vector when it is stored transposed: a thread_raked tile's accesses of a lane are consecutive rows, so each

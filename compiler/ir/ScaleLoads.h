@@ -7,7 +7,8 @@
 // `chunks` loads of `chunkBytes`, and shifts each chunk right by 8 * (l / m) bits: the lane's byte of instruction K
 // step j is then byte j * perInstr of the row, which `select[j]` names as (chunk, dword of the chunk, byte of the
 // dword): the MFMA's scale operand is that dword, and the byte its opsel. In a K loop the scales go through LDS with
-// the operands, so that they follow the loop's pipeline (ldsA, ldsB).
+// the operands, so that they follow the loop's pipeline (ldsA, ldsB); read from there at the lane group's byte
+// (readAtLaneGroup), they need no shift.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_IR_SCALELOADS_H
@@ -33,6 +34,13 @@ struct ScaleLoads {
   /// buffers with its operands, [block rows, bytes] of A's and of B's): the lanes read their rows' chunks from them
   /// with the fragments. Null: each lane loads its rows' chunks from global memory itself.
   const LdsBuffer *ldsA = nullptr, *ldsB = nullptr;
+  /// Staged through LDS on a target with unaligned LDS reads (Target::ldsUnalignedReads): a lane reads its row's
+  /// chunk at byte l / m past the chunk's start, which puts the bytes the shift would have moved where the MFMA's
+  /// opsel selects them, with no shift. The bytes past the chunk are the next ones of the buffer's row, which the
+  /// MFMA never selects; the buffers' rows are padded so that they stay in the row (64 / m - 1 bytes at least).
+  bool readAtLaneGroup = false;
+  /// Bytes past its row's chunk a lane group's read reaches: the most of them, 64 / m - 1.
+  unsigned readSlack() const { return laneGroup ? 64 / laneGroup - 1 : 0; }
   /// Registers per lane of one row's (column's) scales: a dword per 4 bytes of a chunk, at least one.
   unsigned registersPerRow() const { return chunks * (chunkBytes > 4 ? chunkBytes / 4 : 1); }
 };

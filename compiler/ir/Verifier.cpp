@@ -200,7 +200,10 @@ private:
         bool lds = !sl.ldsA && !sl.ldsB;
         if (sl.ldsA && sl.ldsB)
           lds = sl.ldsA != sl.ldsB && sl.ldsA->dtype == DType::E8M0 && sl.ldsB->dtype == DType::E8M0 && sl.ldsA->rows == m.acc->rows &&
-                sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes;
+                sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes &&
+                // Read at the lane group's byte, the last row's reads stay in the buffer.
+                (!sl.readAtLaneGroup || (sl.ldsA->tailBytes >= sl.readSlack() && sl.ldsB->tailBytes >= sl.readSlack()));
+        if (sl.readAtLaneGroup && (!sl.ldsA || !target.ldsUnalignedReads)) lds = false;
         bool planned = chunkWidth && lds && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
                        sl.laneGroup == ins->m && sl.chunkBytes % sl.perInstr == 0 && sl.select.size() == m.k / ins->k;
         for (size_t j = 0; planned && j < sl.select.size(); ++j) {
@@ -412,10 +415,35 @@ bool usedByMma(const Body &body, const LdsBuffer &b) {
   return false;
 }
 
+/// Scales read at a lane group's byte (ScaleLoads::readAtLaneGroup): a target that reads LDS at any byte, plain rows
+/// (neither swizzled nor XORed: the byte after a row's chunk is the next one's), and the bytes the last row's reads
+/// reach after each stage; "" where that holds.
+std::string scalesAtLaneGroups(const Body &body, const Target &t) {
+  for (const StmtPtr &s : body) {
+    if (const auto *f = llvm::dyn_cast<For>(s.get())) {
+      if (std::string why = scalesAtLaneGroups(f->body, t); !why.empty()) return why;
+      continue;
+    }
+    const auto *m = llvm::dyn_cast<MMA>(s.get());
+    if (!m || !m->scaleLoads.readAtLaneGroup) continue;
+    const ScaleLoads &sl = m->scaleLoads;
+    if (!t.ldsUnalignedReads || !sl.ldsA || !sl.ldsB) return "scales read at lane groups' bytes, not staged in LDS";
+    for (const LdsBuffer *b : {sl.ldsA, sl.ldsB})
+      if (b->swizzled() || b->colXorred() || b->transposed || b->tailBytes < sl.readSlack())
+        return "lds " + b->name + ": scales read at lane groups' bytes past its rows";
+  }
+  return "";
+}
+
 } // namespace
 
 bool tilec::verifyLdsLayouts(const Module &module, DiagnosticEngine &diags) {
   bool ok = true;
+  for (const auto &k : module.kernels)
+    if (std::string why = scalesAtLaneGroups(k->body, *module.target); !why.empty()) {
+      diags.error(k->loc, "internal error: IR verifier: " + why);
+      ok = false;
+    }
   for (const auto &k : module.kernels)
     for (const auto &b : k->ldsBuffers) {
       auto fail = [&](const std::string &what) {

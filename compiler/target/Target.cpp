@@ -75,7 +75,8 @@ static const Target kTargets[] = {
      /*ldsTransposeRead6=*/false, /*occupancyHint=*/false, /*capsScheduledStep=*/false,
      /*mmaFreeElementPaths=*/false, /*mmaThreeByteElementPaths=*/0, /*mmaPackedElementPaths=*/0,
      /*elementPathVgprs=*/8, /*maximum3F32=*/false,
-     /*plainLoopFragmentSteps=*/4, /*packedUpdateVgprs=*/6, /*clocksPerIssueCycle=*/4},
+     /*plainLoopFragmentSteps=*/4, /*packedUpdateVgprs=*/6, /*clocksPerIssueCycle=*/4,
+     /*ldsUnalignedReads=*/true},
     {Arch::GFX950, /*name=*/"gfx950", /*product=*/"MI355X", /*family=*/"CDNA4", /*waveSize=*/64, /*simdsPerCU=*/4,
      /*maxWavesPerSimd=*/8, /*vgprsPerLane=*/512, /*maxArchVgprs=*/256, /*maxAgprs=*/256, /*vgprGranule=*/8,
      /*sgprsPerSimd=*/800, /*addressableSgprs=*/102, /*reservedSgprs=*/6, /*ldsBytesPerCU=*/163840,
@@ -86,7 +87,8 @@ static const Target kTargets[] = {
      /*ldsTransposeRead6=*/true, /*occupancyHint=*/true, /*capsScheduledStep=*/true,
      /*mmaFreeElementPaths=*/true, /*mmaThreeByteElementPaths=*/18, /*mmaPackedElementPaths=*/8,
      /*elementPathVgprs=*/8, /*maximum3F32=*/true,
-     /*plainLoopFragmentSteps=*/2, /*packedUpdateVgprs=*/2, /*clocksPerIssueCycle=*/4},
+     /*plainLoopFragmentSteps=*/2, /*packedUpdateVgprs=*/2, /*clocksPerIssueCycle=*/4,
+     /*ldsUnalignedReads=*/true},
 };
 
 const LdsPhases *Target::ldsPhasesFor(bool write, unsigned bytes) const {

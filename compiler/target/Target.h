@@ -141,6 +141,11 @@ struct Target {
   /// cycle of LLVM's MCA for these targets stands for one such issue slot (an MFMA pass counts one too): the unit of
   /// the loop estimate's cycles and of the memory yardstick's issue cycles (device/IssueRate.h).
   unsigned clocksPerIssueCycle;
+  /// LDS reads at any byte address: the unaligned DS access the kernel driver enables on gfx9 targets and LLVM's
+  /// amdhsa targets assume (clang-22 and clang-19 compile a 4-byte LDS load at an odd byte address on gfx942 and
+  /// gfx950 to one ds_read_b32, two of them to a ds_read2_b32). A scaled mma reads each lane's scales at its lane
+  /// group's byte, so that no shift moves them (ir::ScaleLoads::readAtLaneGroup).
+  bool ldsUnalignedReads;
 
   /// Whether this target has a transposing LDS read for values of `bits` bits (16, 8 or 4: 8 bytes per lane; 6: 12).
   bool hasLdsTransposeRead(unsigned bits) const {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PlanScaleLoads.h"
+#include "passes/SoftwarePipeline.h"
 
 #include "TileModule.h"
 #include "ir/Verifier.h"
@@ -139,4 +140,53 @@ TEST(ScaleLoads, VerifierAcceptsThePlanAndRefusesEachBreak) {
                         std::string::npos)
         << what << ": " << text;
   }
+}
+
+// Scales read at each lane group's byte (ScaleLoads::readAtLaneGroup, passes/PlanScaleLoads.h, readScalesAtLaneGroups):
+// set once the K loops are planned, with the bytes the last row's reads reach after each stage of the two buffers. For
+// gemm_mxfp6_gfx950 ([128, 4] scale bytes a step, lane groups of 32, so lane group 1 reads 1 byte past its row's 4):
+// 128 x 4 = 512 B a stage, + 1 = 513, to whole 16 B: 528, so 16 bytes of tail. gemm_mxfp4_kn_gfx950 takes exactly
+// half the CU's 160 KiB (81920 B, 2 workgroups): any tail costs it a workgroup, so it keeps the shift.
+namespace {
+
+struct Planned {
+  test::TileModule t;
+  ir::ScaleLoads *scales = nullptr;
+  explicit Planned(const char *path) : t(path) {
+    if (!t.module || !planPipelines(*t.module, t.diags)) return;
+    readScalesAtLaneGroups(*t.module);
+    std::function<void(ir::Body &)> visit = [&](ir::Body &body) {
+      for (auto &s : body) {
+        if (auto *f = llvm::dyn_cast<ir::For>(s.get())) visit(f->body);
+        if (auto *m = llvm::dyn_cast<ir::MMA>(s.get()); m && m->scaleA) scales = &m->scaleLoads;
+      }
+    };
+    visit(t.module->kernels.front()->body);
+  }
+};
+
+} // namespace
+
+TEST(ScaleLoads, ReadAtLaneGroupsWithTheTailTheyReach) {
+  Planned p(TILEC_EXAMPLES_DIR "/gemm_mxfp6_gfx950.tile");
+  ASSERT_NE(p.scales, nullptr) << p.t.failure << p.t.messages;
+  EXPECT_TRUE(p.scales->readAtLaneGroup);
+  EXPECT_EQ(p.scales->readSlack(), 1u);
+  ASSERT_NE(p.scales->ldsA, nullptr);
+  EXPECT_EQ(p.scales->ldsA->tailBytes, 16u);
+  EXPECT_EQ(p.scales->ldsB->tailBytes, 16u);
+  EXPECT_EQ(p.scales->ldsA->stageBytes(), 528u);
+  EXPECT_TRUE(verifyLdsLayouts(*p.t.module, p.t.diags)) << p.t.messages;
+  // Without the tail, the last row's reads leave the buffer.
+  const_cast<ir::LdsBuffer *>(p.scales->ldsB)->tailBytes = 0;
+  EXPECT_FALSE(verifyLdsLayouts(*p.t.module, p.t.diags));
+  EXPECT_NE(p.t.messages.find("internal error: IR verifier: lds c_scales_b_lds: scales read at lane groups' bytes past "
+                              "its rows"),
+            std::string::npos)
+      << p.t.messages;
+
+  Planned edge(TILEC_EXAMPLES_DIR "/gemm_mxfp4_kn_gfx950.tile");
+  ASSERT_NE(edge.scales, nullptr) << edge.t.failure << edge.t.messages;
+  EXPECT_FALSE(edge.scales->readAtLaneGroup);
+  EXPECT_EQ(edge.scales->ldsA->tailBytes, 0u);
 }

@@ -31,6 +31,33 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
   *reinterpret_cast<V *>(&lds[index]) = v;
 }
 
+/// A scaled MFMA's scale chunk (V: unsigned short, unsigned or unsigned long long) at byte `offset` of `lds`, which
+/// need not be aligned: each lane reads its row's chunk at its lane group's byte, which puts the bytes its MFMAs
+/// select where opsel picks them, with no shift (ir::ScaleLoads::readAtLaneGroup). One ds_read_b16 / _b32 / _b64 (two
+/// of them a ds_read2), which LLVM emits at any byte address on gfx942 and gfx950 (unaligned DS access). Only the
+/// first `used` bytes are the chunk's; the others, of the row's pad, are never selected: in the emulator they read as
+/// 0xff, a NaN scale, so that an MFMA that selected one would show it in its result.
+template <typename V, typename T, std::size_t N>
+TILEC_DEVICE V lds_load_unaligned(const T (&lds)[N], int offset, int used) {
+  const char *at = reinterpret_cast<const char *>(lds) + offset;
+  V v;
+#if defined(TILEC_EMULATOR)
+  if (offset < 0 || static_cast<std::size_t>(offset) + sizeof(V) > N * sizeof(T) || used < 1 ||
+      static_cast<std::size_t>(used) > sizeof(V))
+    emu::fail("out-of-bounds " + std::to_string(sizeof(V)) + "-byte unaligned LDS load at byte offset " +
+              std::to_string(offset) + " (" + std::to_string(used) + " used) of a " + std::to_string(N * sizeof(T)) +
+              "-byte LDS array");
+  emu::note_lds(at, static_cast<std::size_t>(used), /*isStore=*/false);
+  unsigned char bytes[sizeof(V)];
+  for (std::size_t b = 0; b < sizeof(V); ++b) bytes[b] = b < static_cast<std::size_t>(used) ? at[b] : 0xff;
+  __builtin_memcpy(&v, bytes, sizeof(V));
+#else
+  (void)used;
+  __builtin_memcpy(&v, at, sizeof(V));
+#endif
+  return v;
+}
+
 /// A lane's run of 32 six-bit values (fp6x4 or bf6x4: 8 elements, 24 bytes) at element `index` of `lds`, as a scaled
 /// MFMA's 8-dword operand: dwords 0 .. 5 the run, 6 and 7 zero. Three 8-byte reads (ds_read_b64), as the run starts on
 /// 24 bytes and so only 8-byte aligned.
