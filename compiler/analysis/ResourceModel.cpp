@@ -527,8 +527,10 @@ ResourceEstimate estimate(const ir::Kernel &k, const Target &t, bool unalignedVa
                                                  l->name, stages, l->storedRows(), l->storedCols(), l->pad,
                                                  ir::LdsBuffer::kSlotElements, ir::LdsBuffer::kSlotBytes,
                                                  name(l->dtype)).str()
-                                       : formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B", l->name, stages,
-                                                 l->storedRows(), l->storedCols(), l->pad, sizeOf(l->dtype)).str(),
+                                       : formatv("lds {0}: {1}{2} x ({3} + {4}) x {5} B{6}", l->name, stages,
+                                                 l->storedRows(), l->storedCols(), l->pad, sizeOf(l->dtype),
+                                                 l->tailBytes ? formatv(" + {0} B", l->tailBytes).str() : "")
+                                             .str(),
                           l->bytes(), l->loc});
     if (k.ldsSharedBytes) {
       unsigned end = l->offset + l->bytes(), added = end > highest ? end - highest : 0;

@@ -39,8 +39,10 @@ void writeBuffer(const ir::LdsBuffer &b, llvm::raw_ostream &os) {
   const unsigned rows = b.storedRows(), pitch = b.pitch();
   os << formatv("<h4>lds {0}: {1}[{2}, {3}]{4}</h4>\n<p>", html::escape(b.name), name(b.dtype), b.rows, b.cols,
                 b.transposed ? ", stored transposed" : "");
-  os << formatv("{0} stored rows of {1} elements + pad {2} = pitch {3} ({4} B a row), {5} B a stage", rows,
-                b.storedCols(), b.pad, pitch, b.rowBytes(), b.stageBytes());
+  os << formatv("{0} stored rows of {1} elements + pad {2} = pitch {3} ({4} B a row){6}, {5} B a stage", rows,
+                b.storedCols(), b.pad, pitch, b.rowBytes(), b.stageBytes(),
+                b.tailBytes ? formatv(", and {0} B after them that the last row's scale reads reach", b.tailBytes).str()
+                            : "");
   if (b.stages > 1) os << formatv(", {0} stages (double-buffered): {1} B", b.stages, b.bytes());
   if (b.transposeReads) os << "; B's fragments are read with the transposing LDS reads";
   if (b.swizzled())

@@ -100,7 +100,7 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
     if (!m->scaleA) continue;
     const ir::ScaleLoads &sl = m->scaleLoads;
     os << formatv("    scales of {0}'s {1} (cbsz {2}, blgp {3}: B's fragment is the instruction's A): {4} E8M0 "
-                  "bytes of each block row and column per step ({5} K steps x {6}), {7}; a lane shifts them by its "
+                  "bytes of each block row and column per step ({5} K steps x {6}), {7}; a lane {9} its "
                   "group of {8} lanes and each MFMA selects its byte with opsel\n",
                   m->acc->name, m->acc->instr->name, m->acc->instr->codeB, m->acc->instr->codeA, sl.bytes,
                   sl.select.size(), sl.perInstr,
@@ -109,7 +109,7 @@ void printKLoop(const ir::Kernel &k, const ir::For &f, llvm::raw_ostream &os) {
                           : formatv("{0} load{1} of {2} B per block row and column from {3} and {4}, {5}", sl.chunks,
                                     sl.chunks == 1 ? "" : "s", sl.chunkBytes, m->scaleA->name, m->scaleB->name,
                                     p.depth >= 2 ? "with the next step's operands" : "at the step's mma").str(),
-                  sl.laneGroup);
+                  sl.laneGroup, sl.readAtLaneGroup ? "reads them from LDS at the byte of" : "shifts them by");
   }
 }
 

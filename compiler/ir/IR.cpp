@@ -172,7 +172,8 @@ private:
                               l->slotted() ? ", 16-byte slots of 4" : "").str();
       os << "  lds %" << l->name << ": " << name(l->dtype) << "[" << l->rows << ", " << l->cols << "] pad " << l->pad
          << (l->transposed ? " stored transposed" : "") << reads << "  // " << l->storedRows() << " x " << l->pitch()
-         << " = " << l->bytes() << " B";
+         << (l->tailBytes ? " + " + std::to_string(l->tailBytes) : "")
+         << (l->stages > 1 ? ", " + std::to_string(l->stages) + " stages" : "") << " = " << l->bytes() << " B";
       if (k.ldsSharedBytes && l->used)
         os << ", bytes " << l->offset << " .. " << l->offset + l->bytes() - 1 << " of the shared " << k.ldsSharedBytes
            << " B";

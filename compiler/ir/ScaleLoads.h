@@ -36,8 +36,8 @@ struct ScaleLoads {
   const LdsBuffer *ldsA = nullptr, *ldsB = nullptr;
   /// Staged through LDS on a target with unaligned LDS reads (Target::ldsUnalignedReads): a lane reads its row's
   /// chunk at byte l / m past the chunk's start, which puts the bytes the shift would have moved where the MFMA's
-  /// opsel selects them, with no shift. The bytes past the chunk are the next ones of the buffer's row, which the
-  /// MFMA never selects; the buffers' rows are padded so that they stay in the row (64 / m - 1 bytes at least).
+  /// opsel selects them, with no shift. The bytes past the chunk (the next chunk's or the next row's) are never
+  /// selected; past the last row they are the buffers' tail (LdsBuffer::tailBytes, readSlack() bytes at least).
   bool readAtLaneGroup = false;
   /// Bytes past its row's chunk a lane group's read reaches: the most of them, 64 / m - 1.
   unsigned readSlack() const { return laneGroup ? 64 / laneGroup - 1 : 0; }

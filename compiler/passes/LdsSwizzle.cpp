@@ -52,13 +52,14 @@ unsigned widestWrite(const Body &body, const LdsBuffer &b) {
   return vec;
 }
 
-/// Whether `b` is written and read by register tiles only (`lds = tile`, `tile = lds`).
+/// Whether `b` is written and read by register tiles only (`lds = tile`, `tile = lds`): not an mma's operand nor its
+/// staged scales (which the mma reads a row's chunk at a time, at its lane group's byte or aligned, unXORed).
 bool tilesOnly(const Body &body, const LdsBuffer &b) {
   for (const StmtPtr &s : body) {
     if (auto *f = llvm::dyn_cast<For>(s.get())) {
       if (!tilesOnly(f->body, b)) return false;
     } else if (auto *m = llvm::dyn_cast<MMA>(s.get())) {
-      if (m->a == &b || m->b == &b) return false;
+      if (m->a == &b || m->b == &b || m->scaleLoads.ldsA == &b || m->scaleLoads.ldsB == &b) return false;
     } else if (auto *w = llvm::dyn_cast<AccLdsWrite>(s.get())) {
       if (w->dst == &b) return false;
     }

@@ -18,6 +18,7 @@
 #include "passes/PlanScaleLoads.h"
 
 #include "analysis/Occupancy.h"
+#include "analysis/ResourceModel.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
@@ -229,17 +230,11 @@ void tilec::planScaleLoads(Kernel &kernel, const Target &target) { Stager(kernel
 
 namespace {
 
-/// LDS bytes of a kernel's used buffers (before ShareLds overlaps any).
-unsigned ldsBytes(const Kernel &k) {
-  unsigned bytes = 0;
-  for (const auto &b : k.ldsBuffers)
-    if (b->used) bytes += b->bytes();
-  return bytes;
-}
-
-unsigned ldsWaves(const Kernel &k, const Target &t, unsigned bytes) {
+/// The waves per SIMD the LDS of the resource model's estimate (buffers and reduction scratch) allows, with `extra`
+/// bytes more.
+unsigned ldsWaves(const Kernel &k, const Target &t, unsigned extra) {
   KernelResources r;
-  r.ldsBytes = bytes;
+  r.ldsBytes = estimateResources(k, t).ldsBytes + extra;
   r.workgroupSize = k.workgroupSize;
   return computeOccupancy(t, r).ldsLimit;
 }
@@ -258,8 +253,7 @@ void readAtLaneGroups(Body &body, Kernel &k, const Target &t) {
       unsigned rows = x->storedRows() * x->rowBytes();
       return (rows + sl.readSlack() + 15) / 16 * 16 - rows;
     };
-    unsigned before = ldsBytes(k), after = before + a->stages * tail(a) + b->stages * tail(b);
-    if (ldsWaves(k, t, after) < ldsWaves(k, t, before)) continue;
+    if (ldsWaves(k, t, a->stages * tail(a) + b->stages * tail(b)) < ldsWaves(k, t, 0)) continue;
     a->tailBytes = tail(a);
     b->tailBytes = tail(b);
     sl.readAtLaneGroup = true;

@@ -23,8 +23,8 @@ void planScaleLoads(ir::Kernel &kernel, const Target &target);
 /// Where the target reads LDS at any byte address (Target::ldsUnalignedReads), lets every scaled mma whose scales
 /// are staged through LDS read them at each lane group's byte instead of shifting them (ir::ScaleLoads::
 /// readAtLaneGroup), with the bytes such a read reaches past the last row added after each stage of the two buffers
-/// (LdsBuffer::tailBytes); not where those bytes would cost the kernel a workgroup per CU (gemm_mxfp4_kn_gfx950 uses
-/// exactly half the CU's LDS). Run once the K loops are planned (their LDS stages are then known).
+/// (LdsBuffer::tailBytes); not where those bytes would cost the kernel a wave per SIMD by its LDS, as the resource
+/// model counts it (gemm_mxfp4_kn_gfx950 uses exactly half the CU's LDS). Run once the K loops are planned (their LDS stages are then known).
 void readScalesAtLaneGroups(ir::Module &module);
 
 /// The plan for a K step of `kColumns` K columns of the scaled instruction `ins` (a format variant: ins.scaled set).

@@ -191,7 +191,8 @@ private:
       unsigned room = blocks * cap, placed = 0;
       std::vector<Item> here;
       // The last segment follows the barrier: every LDS write is placed before it, whatever the room, and so is
-      // every load. A load issued after the barrier has only the last segment's MFMAs to land in before the next
+      // every load with one register set (with a set per step, `afterBarrier` holds them for the last segment). With
+      // one set a load issued after the barrier has only the last segment's MFMAs to land in before the next
       // step writes its registers to LDS (at that step's start): with two instruction K steps that is half a step
       // (gemm_mxfp6_gfx950, 8 MFMAs of 8 passes a step: llvm-mca waited 46 and 58 cycles for them each two steps;
       // placed before the barrier, after the writes that free their registers, 303 -> 223.5 cycles per two steps

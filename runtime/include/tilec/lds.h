@@ -35,7 +35,8 @@ template <typename V, typename T, std::size_t N> TILEC_DEVICE void lds_store(T (
 /// need not be aligned: each lane reads its row's chunk at its lane group's byte, which puts the bytes its MFMAs
 /// select where opsel picks them, with no shift (ir::ScaleLoads::readAtLaneGroup). One ds_read_b16 / _b32 / _b64 (two
 /// of them a ds_read2), which LLVM emits at any byte address on gfx942 and gfx950 (unaligned DS access). Only the
-/// first `used` bytes are the chunk's; the others, of the row's pad, are never selected: in the emulator they read as
+/// first `used` bytes are the chunk's; the others (the next chunk's, the next row's, or past the last row the buffer's
+/// tail) are never selected: in the emulator they read as
 /// 0xff, a NaN scale, so that an MFMA that selected one would show it in its result.
 template <typename V, typename T, std::size_t N>
 TILEC_DEVICE V lds_load_unaligned(const T (&lds)[N], int offset, int used) {
