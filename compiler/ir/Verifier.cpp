@@ -200,10 +200,7 @@ private:
         bool lds = !sl.ldsA && !sl.ldsB;
         if (sl.ldsA && sl.ldsB)
           lds = sl.ldsA != sl.ldsB && sl.ldsA->dtype == DType::E8M0 && sl.ldsB->dtype == DType::E8M0 && sl.ldsA->rows == m.acc->rows &&
-                sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes &&
-                // Read at the lane group's byte, the last row's reads stay in the buffer.
-                (!sl.readAtLaneGroup || (sl.ldsA->tailBytes >= sl.readSlack() && sl.ldsB->tailBytes >= sl.readSlack()));
-        if (sl.readAtLaneGroup && (!sl.ldsA || !target.ldsUnalignedReads)) lds = false;
+                sl.ldsB->rows == m.acc->cols && sl.ldsA->cols == sl.bytes && sl.ldsB->cols == sl.bytes;
         bool planned = chunkWidth && lds && sl.chunks * sl.chunkBytes == sl.bytes && sl.perInstr * sl.laneGroup == 64 &&
                        sl.laneGroup == ins->m && sl.chunkBytes % sl.perInstr == 0 && sl.select.size() == m.k / ins->k;
         for (size_t j = 0; planned && j < sl.select.size(); ++j) {
@@ -415,7 +412,8 @@ bool usedByMma(const Body &body, const LdsBuffer &b) {
   return false;
 }
 
-/// Scales read at a lane group's byte (ScaleLoads::readAtLaneGroup): a target that reads LDS at any byte, plain rows
+/// Scales read at a lane group's byte (ScaleLoads::readAtLaneGroup, set after the module verifier has run, by
+/// readScalesAtLaneGroups): a target that reads LDS at any byte, plain rows
 /// (neither swizzled nor XORed: the byte after a row's chunk is the next one's), and the bytes the last row's reads
 /// reach after each stage; "" where that holds.
 std::string scalesAtLaneGroups(const Body &body, const Target &t) {
