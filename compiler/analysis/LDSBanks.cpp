@@ -89,10 +89,10 @@ std::vector<LdsLaneAccess> tilec::ldsWriteAccesses(const ir::LdsWrite &w, unsign
   unsigned chunk = b.transposed ? run : b.writeChunk(l.vec, pitch);
   unsigned perAccess = b.transposed ? l.vec : l.vec / chunk;
   // A 12-byte write (vec 4 of a 3-byte element) reaches the banks as three dwords (ds_write2_b32 and ds_write_b32 in
-  // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test); into a slotted buffer it is the whole 16-byte slot
-  // (tilec::lds_store_slot).
+  // the gfx950 compiler's output, test/ISA/gfx950-mx-gemm.test); into a slotted buffer it is one ds_write_b96 at the
+  // slot's 16-byte aligned start (tilec::lds_store_slot), costed with a 16-byte write's phases (the target's table).
   bool slot = b.slotted();
-  unsigned pieces = chunk * size == 12 && !slot ? 3 : 1, pieceBytes = slot ? 16 : chunk * size / pieces;
+  unsigned pieces = chunk * size == 12 && !slot ? 3 : 1, pieceBytes = chunk * size / pieces;
   std::vector<LdsLaneAccess> out;
   for (unsigned i = 0; i < l.rowsPerLane; i += b.transposed ? run : 1)
     for (unsigned part = 0; part < perAccess; ++part)

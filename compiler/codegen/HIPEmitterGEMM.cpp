@@ -40,8 +40,8 @@ void KernelEmitter::ldsWrite(const LdsWrite &w, unsigned depth) {
   unsigned chunk = b.transposed ? 1 : b.writeChunk(l.vec);
   if (b.slotted()) {
     // A vec 4 access of a 3-byte element is one slot's 4 elements (its column is a multiple of 4).
-    line(depth + 1) << formatv("tilec::lds_store_slot({0}, row * {1} + col / {2}, {3}[i]);  // 16 B: its 12 and 4 "
-                               "zero\n",
+    line(depth + 1) << formatv("tilec::lds_store_slot({0}, row * {1} + col / {2}, {3}[i]);  // its 12 B at the "
+                               "slot's start\n",
                                lds(b, true), b.pitch() / LdsBuffer::kSlotElements, LdsBuffer::kSlotElements,
                                regName(*w.src));
   } else if (chunk == l.vec && !b.transposed) {

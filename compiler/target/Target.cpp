@@ -59,6 +59,7 @@ const LdsPhases kLdsGfx950[] = {
   {true,   4, 32, kHalves,        false},
   {true,   8, 32, kQuarters,      true},  // HipKittens phase measurements: 32 banks, 16 lanes
   {true,  16, 32, kEighths,       false}, // as gfx942
+  {true,  12, 32, kEighths,       false}, // ds_write_b96 of a 16-byte LDS slot: as the 16-byte write
 };
 // clang-format on
 

@@ -84,13 +84,15 @@ struct alignas(16) lds_slot {
   unsigned char bytes[16];
 };
 
-/// Writes the 4 elements of a 6-bit access (12 bytes) into slot `index` of `lds`, with the slot's 4 unused bytes
-/// zero: one 16-byte write (ds_write_b128).
+/// Writes the 4 elements of a 6-bit access (12 bytes) into slot `index` of `lds`: one 12-byte write (ds_write_b96) at
+/// the slot's 16-byte aligned start. The slot's 4 unused bytes are left as they are: no read takes them, and writing
+/// them would cost a register set to zero per access in the loop (clang-22 re-zeroes the fourth dword of each loaded
+/// register set: 8 v_mov_b32 a two-step iteration in gemm_mxfp6_kn_gfx950).
 template <typename V, std::size_t N> TILEC_DEVICE void lds_store_slot(lds_slot (&lds)[N], int index, V v) {
   static_assert(sizeof(V) == 12, "a slot holds one vec 4 access of a 3-byte element");
-  i32x4 words = {0, 0, 0, 0};
+  i32x3 words;
   __builtin_memcpy(&words, &v, 12);
-  lds_store<i32x4>(lds, index, words);
+  lds_store<i32x3>(lds, index, words);
 }
 
 /// gfx950's ds_read_b96_tr_b6 at slot `index` of `lds`: this lane names the 16 six-bit values (12 bytes) of the slot;
