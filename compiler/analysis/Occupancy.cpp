@@ -37,6 +37,19 @@ unsigned tilec::unifiedVgprs(const KernelResources &r) {
   return r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
 }
 
+unsigned tilec::archVgprRoom(const Target &t, const KernelResources &r) {
+  if (!r.agprs || t.vgprsPerLane <= t.maxArchVgprs + r.agprs) return t.maxArchVgprs;
+  return t.vgprsPerLane - r.agprs;
+}
+
+std::string tilec::archRoomText(const Target &t, unsigned room) {
+  if (room <= t.maxArchVgprs) return llvm::formatv("the {0} a lane can address", t.maxArchVgprs).str();
+  return llvm::formatv("the {0} a lane can hold ({1} ArchVGPRs and the {2} AGPRs its accumulators leave, where LLVM "
+                       "places loaded values and MFMA operands)",
+                       room, t.maxArchVgprs, room - t.maxArchVgprs)
+      .str();
+}
+
 /// Waves of one workgroup.
 static unsigned wavesOfWorkgroup(const Target &t, const KernelResources &r) {
   return std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
@@ -65,7 +78,8 @@ RegisterEdge tilec::registerEdge(const Target &t, const KernelResources &r) {
   e.wavesNeeded = ceilDiv(wavesOfWorkgroup(t, r), t.simdsPerCU);
   e.room = vgprsAtWaves(t, e.wavesNeeded);
   auto close = [](unsigned used, unsigned room) { return used * (100 + kRegisterEdgePercent) > room * 100; };
-  e.arch = close(r.archVgprs, t.maxArchVgprs) && !close(e.total, e.room);
+  e.archRoom = archVgprRoom(t, r);
+  e.arch = close(r.archVgprs, e.archRoom) && !close(e.total, e.room);
   e.near = close(e.total, e.room) || e.arch;
   return e;
 }
@@ -90,7 +104,7 @@ Limits limitsOf(const Target &t, const KernelResources &r) {
   l.lds = std::min(ceilDiv(groups * n, t.simdsPerCU), t.maxWavesPerSimd);
   l.workgroups = std::min(ceilDiv(slots * n, t.simdsPerCU), t.maxWavesPerSimd);
   l.result = std::min({l.vgpr, l.sgpr, l.lds, l.workgroups});
-  l.fits = lds <= t.ldsBytesPerCU && r.archVgprs <= t.maxArchVgprs && r.agprs <= t.maxAgprs &&
+  l.fits = lds <= t.ldsBytesPerCU && r.archVgprs <= archVgprRoom(t, r) && r.agprs <= t.maxAgprs &&
            total <= t.vgprsPerLane && ceilDiv(n, t.simdsPerCU) <= std::min(l.vgpr, l.sgpr);
   return l;
 }

@@ -61,13 +61,25 @@ struct RegisterEdge {
   unsigned total = 0;       ///< ceil4(arch) + agprs, as the occupancy counts them
   unsigned room = 0;        ///< unified VGPRs per lane at `wavesNeeded` waves per SIMD (granule-aligned)
   unsigned wavesNeeded = 0; ///< ceil(waves of a workgroup / SIMDs per CU)
-  bool arch = false;        ///< near the ArchVGPRs a lane can address rather than the unified room
+  bool arch = false;        ///< near the ArchVGPRs a lane can hold (archVgprRoom) rather than the unified room
   unsigned archVgprs = 0;   ///< the estimate's ArchVGPRs
+  unsigned archRoom = 0;    ///< archVgprRoom: 256, or more where the accumulators leave AGPRs
 };
 constexpr unsigned kRegisterEdgePercent = 10;
 RegisterEdge registerEdge(const Target &target, const KernelResources &r);
 /// `total` VGPRs per lane with the estimate's kRegisterEdgePercent margin, rounded up.
 inline unsigned withRegisterMargin(unsigned total) { return (total * (100 + kRegisterEdgePercent) + 99) / 100; }
+
+/// The ArchVGPRs of demand a lane holds without scratch: the maxArchVgprs it addresses and, where its accumulators are
+/// AGPRs (r.agprs > 0) in a unified file (gfx90a and later), the AGPRs they leave. LLVM allocates loaded values, LDS
+/// fragments and MFMA operands to AGPRs (its AV register classes) and spills other VGPRs to free AGPRs before scratch.
+/// Measured with LLVM 22 on gfx950, gemm_mxfp6_kn_gfx950 as 256 x 128 blocks (128 accumulator AGPRs, 1 wave per
+/// SIMD): estimates of 269 ArchVGPRs (2 register sets) and 279 (its _unaligned kernel) compiled to 256 + 94 and 256 +
+/// 42 registers, no scratch. Where the accumulators take all 256 AGPRs nothing is left
+/// (test/Differential/budget-full-agpr-fallback.test: that kernel spilled).
+unsigned archVgprRoom(const Target &target, const KernelResources &r);
+/// That room in words: "the 256 a lane can address", or how the accumulators' AGPRs make the rest.
+std::string archRoomText(const Target &target, unsigned room);
 
 /// Unified VGPRs a lane can have at `waves` waves per SIMD (granule-aligned).
 unsigned vgprsAtWaves(const Target &target, unsigned waves);

@@ -60,7 +60,7 @@ void warnAtRegisterEdge(const ir::Kernel &k, const Target &t, const ResourceEsti
                           : formatv("{0} ArchVGPRs + {1} accumulators in ArchVGPRs", at->archVgprs, at->agprs).str();
   unsigned arch = at->accumulatorsInAgprs ? at->archVgprs : at->archVgprs + at->agprs;
   std::string where =
-      edge.arch ? formatv("about {0} ArchVGPRs per lane of the {1} a lane can address", arch, t.maxArchVgprs).str()
+      edge.arch ? formatv("about {0} ArchVGPRs per lane of {1}", arch, archRoomText(t, edge.archRoom)).str()
                 : formatv("about {0} VGPRs per lane ({1}) of the {2} a lane has at {3} wave{4} per SIMD, the fewest its "
                           "workgroup of {5} wave{6} runs at",
                           edge.total, parts, edge.room, edge.wavesNeeded, edge.wavesNeeded == 1 ? "" : "s", k.waves(t),
@@ -81,14 +81,15 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
   bool ok = true;
   for (const auto &k : m.kernels) {
     ResourceEstimate e = estimateResources(*k, t);
-    if (e.archVgprs > t.maxArchVgprs) {
+    unsigned room = archVgprRoom(t, e.resources(k->workgroupSize));
+    if (e.archVgprs > room) {
       // Tiles are what the user can change: count the fixed overhead first and point at the tile that crosses.
       unsigned tiles = 0;
       for (const ResourceItem &item : e.vgprItems) tiles += isTileItem(item) ? item.count : 0;
-      Overflow o = overflow(e.vgprItems, e.archVgprs - tiles, t.maxArchVgprs, k->loc, isTileItem);
-      diags.error(o.at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than the {2} a lane can "
-                                "address on {3}: {4}; use fewer or narrower register tiles, or a larger workgroup",
-                                k->name, e.archVgprs, t.maxArchVgprs, t.name, o.items));
+      Overflow o = overflow(e.vgprItems, e.archVgprs - tiles, room, k->loc, isTileItem);
+      diags.error(o.at, formatv("kernel '{0}' needs about {1} ArchVGPRs per lane, more than {2} on {3}: {4}; use "
+                                "fewer or narrower register tiles, or a larger workgroup",
+                                k->name, e.archVgprs, archRoomText(t, room), t.name, o.items));
       ok = false;
       continue;
     }
@@ -111,13 +112,14 @@ bool tilec::checkBudgets(const ir::Module &m, DiagnosticEngine &diags) {
     std::vector<AccessPlan> plans = planAccesses(*k);
     if (hasUnalignedVariant(plans)) {
       ResourceEstimate u = estimateResources(*k, t, /*unalignedVariant=*/true);
-      if (u.archVgprs > t.maxArchVgprs) {
+      unsigned uRoom = archVgprRoom(t, u.resources(k->workgroupSize));
+      if (u.archVgprs > uRoom) {
         std::string assumes = assumesRemovingUnaligned(plans);
         diags.error(k->loc, formatv("kernel '{0}' has a fallback for rows that are not vector aligned, '{1}', which "
-                                    "needs about {2} ArchVGPRs per lane, more than the {3} a lane can address on {4} "
-                                    "({5} of the vector kernel + {6} for the elements of accesses that may cross a row "
-                                    "end); {7}use narrower tiles",
-                                    k->name, unalignedName(*k), u.archVgprs, t.maxArchVgprs, t.name, e.archVgprs,
+                                    "needs about {2} ArchVGPRs per lane, more than {3} on {4} ({5} of the vector "
+                                    "kernel + {6} for the elements of accesses that may cross a row end); {7}use "
+                                    "narrower tiles",
+                                    k->name, unalignedName(*k), u.archVgprs, archRoomText(t, uRoom), t.name, e.archVgprs,
                                     u.archVgprs - e.archVgprs,
                                     assumes.empty() ? "" : assumes + ", or "));
         ok = false;

@@ -200,6 +200,16 @@ void writeResources(const ResourceEstimate &e, llvm::json::OStream &json) {
 
 /// Why the compiler is asked for `asked` waves per SIMD (passes/OccupancyHint.cpp): the model's occupancy, or fewer
 /// where the estimate with its margin does not fit the registers of that occupancy.
+/// Where a kernel's ArchVGPRs go past those a lane addresses into the AGPRs its accumulators leave (archVgprRoom).
+static void printArchOverflow(const Target &t, const ResourceEstimate &e, const KernelResources &r,
+                              llvm::StringRef kernel, llvm::raw_ostream &os) {
+  if (e.archVgprs <= t.maxArchVgprs) return;
+  os << formatv("    {0}{1} ArchVGPRs past the {2} a lane addresses: LLVM places them in the AGPRs the accumulators "
+                "leave (loaded values and MFMA operands, or spills there), within {3} - {4} = {5}\n",
+                kernel.empty() ? "" : kernel + ": ", e.archVgprs - t.maxArchVgprs, t.maxArchVgprs, t.vgprsPerLane,
+                r.agprs, archVgprRoom(t, r));
+}
+
 static std::string whyAsked(const Target &t, const KernelResources &r, unsigned asked) {
   Occupancy o = computeOccupancy(t, r);
   if (asked >= o.wavesPerSimd)
@@ -298,6 +308,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
     printItems("ArchVGPRs per lane", e.archVgprs, e.vgprItems, os);
     if (e.accumulatorsInAgprs) {
       printItems("AGPRs per lane", e.agprs, e.agprItems, os);
+      printArchOverflow(t, e, e.resources(k->workgroupSize), "", os);
     } else {
       printItems("accumulators per lane, in ArchVGPRs", e.agprs, e.agprItems, os);
       os << formatv("      (the VGPR form of the MFMAs, as LLVM 22 selects it: {0} + {1} = {2} ArchVGPRs, within the {3} a "
@@ -337,6 +348,7 @@ void tilec::printReport(const ir::Module &m, llvm::StringRef fileName, llvm::raw
                                       : std::string())
                               .str()
                         : std::string());
+      printArchOverflow(t, u, u.resources(k->workgroupSize), unalignedName(*k), os);
       printRegisterEdge(registerEdge(t, u.resources(k->workgroupSize)), unalignedName(*k), os);
     }
     if (k->accs.empty())

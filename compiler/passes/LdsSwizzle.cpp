@@ -19,6 +19,7 @@
 #include "passes/LdsSwizzle.h"
 
 #include "analysis/LDSBanks.h"
+#include "analysis/Occupancy.h"
 #include "analysis/ResourceModel.h"
 
 using namespace tilec;
@@ -131,7 +132,8 @@ bool choose(const Kernel &k, const Target &t, LdsBuffer &b, const std::vector<un
   if (cycles == ideal || (rowsToTry.empty() && colsToTry.empty())) return true; // conflict-free, or nothing to try
   // The swizzled addresses cost registers (kSwizzleVGPRs); never where they would take the kernel past what a lane
   // can address (the budgets were checked without them).
-  if (estimateResources(k, t).archVgprs + kSwizzleVGPRs > t.maxArchVgprs) return true;
+  ResourceEstimate e = estimateResources(k, t);
+  if (e.archVgprs + kSwizzleVGPRs > archVgprRoom(t, e.resources(k.workgroupSize))) return true;
   auto [rows, rowCycles] = cheapest(k, t, b, cycles, pads, rowsToTry, setRows);
   auto [cols, colCycles] = cheapest(k, t, b, rowCycles, pads, colsToTry, setCols);
   // A swizzle moves addresses, not phases: the ideal stays.

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SoftwarePipeline.h"
+#include "passes/StagedSchedule.h"
 
 #include "analysis/AccessPlan.h"
 #include "analysis/KLoopResources.h"
@@ -121,142 +122,25 @@ private:
     return "";
   }
 
-  /// LDS reads per lane of one instruction K step's fragments: A's and B's per block row and column; a buffer read
-  /// with transposing reads takes kPerLane / (values per read) reads per fragment, and B has its own runs when its
-  /// column width differs from A's.
-  static unsigned fragmentReadsPerKStep(const MMA &m) {
-    const MFMAInstr &ins = *m.acc->instr;
-    const MFMAInstr &insB = operandView(ins, true);
-    unsigned readsB = insB.readsPerFragment() * insB.ldsReadInstructionsPerRun();
-    return ins.readsPerFragment() * ins.ldsReadInstructionsPerRun() * m.acc->blocksY() +
-           m.acc->blocksX() * (m.b->transposeReads ? transposeReadsOf(insB, *m.b).count : readsB);
-  }
 
-  /// ArchVGPRs per lane of the kernel as planned now: the larger of its vector and _unaligned kernels.
-  unsigned widestArchVgprs() const {
-    unsigned vector = estimateResources(k, t).archVgprs;
+  /// ArchVGPRs per lane of one kernel (the vector kernel or its _unaligned one) as planned now, and what a lane holds
+  /// of them (archVgprRoom: 256, or more where the accumulators leave AGPRs).
+  struct ArchFit {
+    unsigned vgprs = 0, room = 0;
+    bool fits() const { return vgprs <= room; }
+    unsigned over() const { return vgprs > room ? vgprs - room : 0; }
+  };
+  ArchFit archFit(bool unalignedVariant) const {
+    ResourceEstimate e = estimateResources(k, t, unalignedVariant);
+    return {e.archVgprs, archVgprRoom(t, e.resources(k.workgroupSize))};
+  }
+  /// The kernel of the two that is over its room, or else the one with the most ArchVGPRs.
+  ArchFit widestArchFit() const {
+    ArchFit vector = archFit(false);
     if (!hasUnalignedVariant(planAccesses(k))) return vector;
-    return std::max(vector, estimateResources(k, t, /*unalignedVariant=*/true).archVgprs);
-  }
-
-  /// A staged step's order (KLoopPlan::staged). Each MFMA of P passes hides about P - 1 single-issue instructions
-  /// behind it; the fragment reads of the next instruction K step take one or more of them, and up to P / 4 LDS
-  /// writes or global loads follow each MFMA (the rest is their address arithmetic). The statements are placed whole,
-  /// writes first, from the first segment on; whatever is left when the segment before the last is reached goes
-  /// there, since the last segment follows the step's barrier (HIPEmitterKLoop.cpp, stagedStep).
-  ///
-  /// With a register set per step (KLoopPlan::registerSets, `setsPerStep`), a load has two steps to land, and the
-  /// loads go after the barrier, spread over the last segment's MFMAs: the segment before the barrier then holds the
-  /// LDS writes alone, which fill its MFMAs' shadow by themselves (gemm_mxfp6_gfx950, llvm-mca-22 per two steps, the
-  /// prologue's two sets in order: 166.7 -> 156.6 cycles, 0.77 -> 0.82).
-  void stagedSchedule(KLoopPlan &plan, bool setsPerStep = false) const {
-    const MMA &m = *plan.mmas.front();
-    // Scales staged through LDS: their loads first. The next step writes every tile to LDS at its start, waiting for
-    // the loads in the order they were issued, and LLVM puts the scales' small writes first: issued last, their loads
-    // were the ones it waited for (gemm_mxfp8_gfx950 at true passes: 163.2 -> 141.3 cycles a step). Their writes stay
-    // where they are (first as well: gemm_mxfp4_kn_gfx950 155.6 -> 159.6).
-    if (m.scaleLoads.ldsA) {
-      auto scaleLoad = [&](const Assign *a) {
-        return llvm::any_of(plan.writes, [&](const LdsWrite *w) {
-          return (w->dst == m.scaleLoads.ldsA || w->dst == m.scaleLoads.ldsB) && w->src == a->dst;
-        });
-      };
-      std::stable_partition(plan.loads.begin(), plan.loads.end(), scaleLoad);
-    }
-    const MFMAInstr &ins = *m.acc->instr;
-    unsigned kSteps = m.k / ins.k, blocks = m.acc->blocksY() * m.acc->blocksX();
-    unsigned reads = fragmentReadsPerKStep(m);
-    unsigned passes = std::max(1u, ins.cycles / 4), cap = std::max(1u, passes / 4);
-    using Group = KLoopPlan::StagedSegment::Group;
-    struct Item {
-      Group kind;
-      unsigned accesses;
-    };
-    std::vector<Item> queue;
-    // A scaled mma's scales of the next step first: they are waited for at the start of the next step, the tiles
-    // only when they are written to LDS there.
-    unsigned scaleLoads =
-        m.scaleA && !m.scaleLoads.ldsA ? m.scaleLoads.chunks * (m.acc->blocksY() + m.acc->blocksX()) : 0;
-    if (scaleLoads) queue.push_back({Group::GlobalLoad, scaleLoads});
-    for (const LdsWrite *w : plan.writes) queue.push_back({Group::LDSWrite, w->src->layout.accessesPerLane()});
-    std::vector<Item> afterBarrier;
-    for (const Assign *a : plan.loads)
-      (setsPerStep ? afterBarrier : queue).push_back({Group::GlobalLoad, a->dst->layout.accessesPerLane()});
-    plan.staged.assign(kSteps, {});
-    plan.stagedReadsPerStep = reads;
-    size_t next = 0;
-    for (unsigned j = 0; j < kSteps; ++j) {
-      KLoopPlan::StagedSegment &seg = plan.staged[j];
-      bool last = j + 1 == kSteps;
-      unsigned room = blocks * cap, placed = 0;
-      std::vector<Item> here;
-      // The last segment follows the barrier: every LDS write is placed before it, whatever the room, and so is
-      // every load with one register set (with a set per step, `afterBarrier` holds them for the last segment). With
-      // one set a load issued after the barrier has only the last segment's MFMAs to land in before the next
-      // step writes its registers to LDS (at that step's start): with two instruction K steps that is half a step
-      // (gemm_mxfp6_gfx950, 8 MFMAs of 8 passes a step: llvm-mca waited 46 and 58 cycles for them each two steps;
-      // placed before the barrier, after the writes that free their registers, 303 -> 223.5 cycles per two steps
-      // with the spread below).
-      bool beforeLast = j + 2 == kSteps;
-      while (next < queue.size() &&
-             (last || here.empty() || beforeLast || placed + queue[next].accesses <= room)) {
-        placed += queue[next].accesses;
-        if (scaleLoads && next == 0) seg.scales = true;
-        else (queue[next].kind == Group::LDSWrite ? seg.writes : seg.loads) += 1;
-        here.push_back(queue[next++]);
-        if (!last && !beforeLast && placed >= room) break;
-      }
-      if (last)
-        for (const Item &i : afterBarrier) {
-          placed += i.accesses;
-          seg.loads += 1;
-          here.push_back(i);
-        }
-      // Per MFMA: the MFMA, its share of the next instruction K step's reads, then up to `cap` of the placed
-      // accesses (writes before loads). The segment before the barrier takes whatever is left, however much; where
-      // that is more than its room, each MFMA is followed by an even share of the writes and one of the loads, so
-      // that the loads follow the writes that free their registers from the first MFMA on (gemm_mxfp6_gfx950, 10
-      // accesses of each over 4 MFMAs: 2 after each MFMA and 12 after the last, 121.2 cycles a step; writes, then
-      // loads, 5 after each, 119.8; 3 writes and 3 loads after each, 111.8). Within the room the packing stays
-      // (spread over all the MFMAs, gemm_f16_16x16_gfx950 140.7 -> 143.7 and gemm_mxfp4_kn_gfx950 139.9 -> 152.3).
-      // The last segment reads the next K step's instruction K step 0 (after the barrier, from the other stage).
-      unsigned readsLeft = reads;
-      size_t item = 0;
-      unsigned itemLeft = here.empty() ? 0 : here[0].accesses;
-      auto add = [&](Group g, unsigned n) {
-        if (!n) return;
-        if (!seg.groups.empty() && seg.groups.back().first == g) seg.groups.back().second += n;
-        else seg.groups.push_back({g, n});
-      };
-      bool spread = (beforeLast && placed > room) || (last && !afterBarrier.empty());
-      unsigned writesLeft = 0, loadsLeft = 0;
-      for (const Item &i : here) (i.kind == Group::LDSWrite ? writesLeft : loadsLeft) += i.accesses;
-      for (unsigned b = 0; b < blocks; ++b) {
-        // This MFMA's even share of what is left of `left` over the remaining MFMAs, taken from it.
-        auto takeShare = [&](unsigned &left) {
-          unsigned n = (left + (blocks - b) - 1) / (blocks - b);
-          left -= n;
-          return n;
-        };
-        add(Group::MFMA, 1);
-        add(Group::LDSRead, takeShare(readsLeft));
-        if (spread) {
-          add(Group::LDSWrite, takeShare(writesLeft));
-          add(Group::GlobalLoad, takeShare(loadsLeft));
-          continue;
-        }
-        for (unsigned c = 0; c < cap && item < here.size(); ++c) {
-          add(here[item].kind, 1);
-          if (--itemLeft == 0 && ++item < here.size()) itemLeft = here[item].accesses;
-        }
-      }
-      if (spread) continue;
-      // Accesses beyond the segment's room follow its MFMAs.
-      while (item < here.size()) {
-        add(here[item].kind, itemLeft);
-        if (++item < here.size()) itemLeft = here[item].accesses;
-      }
-    }
+    ArchFit unaligned = archFit(true);
+    if (vector.over() != unaligned.over()) return vector.over() > unaligned.over() ? vector : unaligned;
+    return unaligned.vgprs > vector.vgprs ? unaligned : vector;
   }
 
   /// A staged main loop runs a step per LDS stage each iteration. With the stage a variable, each step computes its
@@ -306,12 +190,13 @@ private:
     unsigned before = occupancy();
     if (before > kWavesForRegisterSets) return;
     plan.registerSets = 2;
-    unsigned after = occupancy(), widest = widestArchVgprs();
-    if (widest > t.maxArchVgprs || after < before) {
+    unsigned after = occupancy();
+    ArchFit widest = widestArchFit();
+    if (!widest.fits() || after < before) {
       plan.registerSets = 1;
-      plan.why += widest > t.maxArchVgprs
-                      ? formatv("; one register set: with a second, about {0} ArchVGPRs per lane, more than the {1} a "
-                                "lane can address on {2}", widest, t.maxArchVgprs, t.name).str()
+      plan.why += !widest.fits()
+                      ? formatv("; one register set: with a second, about {0} ArchVGPRs per lane, more than {1} on {2}",
+                                widest.vgprs, archRoomText(t, widest.room), t.name).str()
                       : formatv("; one register set: a second would cost occupancy ({0} -> {1} waves per SIMD)",
                                 before, after).str();
       return;
@@ -345,12 +230,12 @@ private:
   /// The compiler's staged loop must fit the registers, as fitRegisters() checks for depth 2; else depth 2.
   void fitStaged(For &f) {
     KLoopPlan &plan = *f.plan;
-    unsigned widest = widestArchVgprs();
-    if (widest <= t.maxArchVgprs) return;
+    ArchFit widest = widestArchFit();
+    if (widest.fits()) return;
     plan.depth = 2;
     plan.staged.clear();
-    plan.why += formatv("; not staged (pipeline 3): about {0} ArchVGPRs per lane, more than the {1} a lane can "
-                        "address on {2}", widest, t.maxArchVgprs, t.name).str();
+    plan.why += formatv("; not staged (pipeline 3): about {0} ArchVGPRs per lane, more than {1} on {2}", widest.vgprs,
+                        archRoomText(t, widest.room), t.name).str();
   }
 
   /// The masked steps' loads through buffer resources, where the kernel has an _unaligned copy for the launcher to
@@ -438,10 +323,9 @@ private:
   /// prefetch for it, and 1 step deep its accumulators are read out first (KLoopResources.h), never fewer registers.
   void fitRegisters(For &f) {
     if (!prefetches(f)) return;
-    unsigned deep = estimateResources(k, t).archVgprs, deepUnaligned = 0;
-    if (hasUnalignedVariant(planAccesses(k)))
-      deepUnaligned = estimateResources(k, t, /*unalignedVariant=*/true).archVgprs;
-    if (std::max(deep, deepUnaligned) <= t.maxArchVgprs) return;
+    ArchFit deep = archFit(false), deepUnaligned;
+    if (hasUnalignedVariant(planAccesses(k))) deepUnaligned = archFit(true);
+    if (deep.fits() && deepUnaligned.fits()) return;
     KLoopPlan &plan = *f.plan;
     KLoopPlan deeper = plan;
     std::vector<unsigned> stages;
@@ -452,20 +336,19 @@ private:
     for (const LdsWrite *w : plan.writes) const_cast<LdsBuffer *>(w->dst)->stages = 1;
     // Where only the _unaligned kernel is over, and 1 step deep it still is, the budget check refuses the kernel
     // either way, naming the assumes that remove that kernel: the loop keeps depth 2, which the kernel gets with them.
-    if (deep <= t.maxArchVgprs && estimateResources(k, t, /*unalignedVariant=*/true).archVgprs > t.maxArchVgprs) {
+    if (deep.fits() && !archFit(true).fits()) {
       plan = std::move(deeper);
       for (size_t i = 0; i < plan.writes.size(); ++i) const_cast<LdsBuffer *>(plan.writes[i]->dst)->stages = stages[i];
       return;
     }
-    plan.why = deep > t.maxArchVgprs
+    plan.why = !deep.fits()
                    ? formatv("compiler's choice, pipeline 1: prefetching the next step would need about {0} ArchVGPRs "
-                             "per lane, more than the {1} a lane can address on {2}",
-                             deep, t.maxArchVgprs, t.name)
+                             "per lane, more than {1} on {2}",
+                             deep.vgprs, archRoomText(t, deep.room), t.name)
                          .str()
                    : formatv("compiler's choice, pipeline 1: prefetching the next step would need about {0} ArchVGPRs "
-                             "per lane in the _unaligned kernel ({1} in the vector kernel), more than the {2} a lane "
-                             "can address on {3}",
-                             deepUnaligned, deep, t.maxArchVgprs, t.name)
+                             "per lane in the _unaligned kernel ({1} in the vector kernel), more than {2} on {3}",
+                             deepUnaligned.vgprs, deep.vgprs, archRoomText(t, deepUnaligned.room), t.name)
                          .str();
   }
 

@@ -15,7 +15,8 @@
 //     global load after each of the first MFMAs, the last instruction K step's MFMAs (or enough of them that the
 //     MFMAs after the last load cover its latency) among the LDS writes; at depth 3 (KLoopPlan::staged) one segment
 //     per instruction K step, its MFMAs with the next step's fragment reads and the writes and loads among them.
-// ir/Verifier.h's verifyPlans checks the plan's invariants after this pass.
+// The staged step's order is StagedSchedule.h's. ir/Verifier.h's verifyPlans checks the plan's invariants after
+// this pass.
 // The depth is the user's (`pipeline N`) or the compiler's; a depth whose LDS does not fit is an error with the
 // arithmetic.
 //

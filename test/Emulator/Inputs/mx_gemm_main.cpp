@@ -176,7 +176,12 @@ int main(int argc, char **argv) {
 #if defined(MX_LONG_K)
   // K = MX_LONG_K values, 8 or 9 K steps of a staged loop (test/Emulator/staged-pairs.test): its main loop's pairs of
   // steps, the odd step after them and the masked steps, in an interior block and in edge blocks.
-  std::vector<std::array<int, 3>> all = {{128, 128, MX_LONG_K}, {200, 160, MX_LONG_K}};
+  // MX_BLOCK_M: the kernel's block rows where they are more than 128, so that a block is interior (the unmasked main
+  // loop) and another an edge.
+#if !defined(MX_BLOCK_M)
+#define MX_BLOCK_M 128
+#endif
+  std::vector<std::array<int, 3>> all = {{MX_BLOCK_M, 128, MX_LONG_K}, {MX_BLOCK_M + 72, 160, MX_LONG_K}};
 #else
   std::vector<std::array<int, 3>> all = {{128, 128, 256}, {200, 136, 96}, {257, 200, 320},
                                          {64, 33, 64},    {1, 1, 32},     {130, 70, 200}};
