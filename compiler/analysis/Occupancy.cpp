@@ -38,8 +38,11 @@ unsigned tilec::unifiedVgprs(const KernelResources &r) {
 }
 
 unsigned tilec::archVgprRoom(const Target &t, const KernelResources &r) {
-  if (!r.agprs || t.vgprsPerLane <= t.maxArchVgprs + r.agprs) return t.maxArchVgprs;
-  return t.vgprsPerLane - r.agprs;
+  // The unified registers a lane has at the fewest waves per SIMD the workgroup runs at (all 512 only at 1 wave).
+  unsigned waves = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
+  unsigned unified = vgprsAtWaves(t, ceilDiv(waves, t.simdsPerCU));
+  if (!r.agprs || unified <= t.maxArchVgprs + r.agprs) return t.maxArchVgprs;
+  return unified - r.agprs;
 }
 
 std::string tilec::archRoomText(const Target &t, unsigned room) {

@@ -71,11 +71,12 @@ RegisterEdge registerEdge(const Target &target, const KernelResources &r);
 inline unsigned withRegisterMargin(unsigned total) { return (total * (100 + kRegisterEdgePercent) + 99) / 100; }
 
 /// The ArchVGPRs of demand a lane holds without scratch: the maxArchVgprs it addresses and, where its accumulators are
-/// AGPRs (r.agprs > 0) in a unified file (gfx90a and later), the AGPRs they leave. LLVM allocates loaded values, LDS
+/// AGPRs (r.agprs > 0) in a unified file (gfx90a and later), the AGPRs they leave of the registers a lane has at the
+/// fewest waves per SIMD its workgroup needs (512 at 1 wave, 256 at 2: then nothing is left past 256). LLVM allocates loaded values, LDS
 /// fragments and MFMA operands to AGPRs (its AV register classes) and spills other VGPRs to free AGPRs before scratch.
 /// Measured with LLVM 22 on gfx950, gemm_mxfp6_kn_gfx950 as 256 x 128 blocks (128 accumulator AGPRs, 1 wave per
-/// SIMD): estimates of 269 ArchVGPRs (2 register sets) and 279 (its _unaligned kernel) compiled to 256 + 94 and 256 +
-/// 42 registers, no scratch. Where the accumulators take all 256 AGPRs nothing is left
+/// SIMD): estimates of 255 ArchVGPRs (2 register sets) and 279 (its _unaligned kernel) compiled to 256 + 110 and 256
+/// + 42 registers, no scratch (docs/occupancy.md, section 5, has the other kernels measured). Where the accumulators take all 256 AGPRs nothing is left
 /// (test/Differential/budget-full-agpr-fallback.test: that kernel spilled).
 unsigned archVgprRoom(const Target &target, const KernelResources &r);
 /// That room in words: "the 256 a lane can address", or how the accumulators' AGPRs make the rest.

@@ -198,18 +198,18 @@ void writeResources(const ResourceEstimate &e, llvm::json::OStream &json) {
 
 } // namespace
 
-/// Why the compiler is asked for `asked` waves per SIMD (passes/OccupancyHint.cpp): the model's occupancy, or fewer
-/// where the estimate with its margin does not fit the registers of that occupancy.
 /// Where a kernel's ArchVGPRs go past those a lane addresses into the AGPRs its accumulators leave (archVgprRoom).
 static void printArchOverflow(const Target &t, const ResourceEstimate &e, const KernelResources &r,
                               llvm::StringRef kernel, llvm::raw_ostream &os) {
   if (e.archVgprs <= t.maxArchVgprs) return;
   os << formatv("    {0}{1} ArchVGPRs past the {2} a lane addresses: LLVM places them in the AGPRs the accumulators "
                 "leave (loaded values and MFMA operands, or spills there), within {3} - {4} = {5}\n",
-                kernel.empty() ? "" : kernel + ": ", e.archVgprs - t.maxArchVgprs, t.maxArchVgprs, t.vgprsPerLane,
-                r.agprs, archVgprRoom(t, r));
+                kernel.empty() ? "" : kernel + ": ", e.archVgprs - t.maxArchVgprs, t.maxArchVgprs,
+                archVgprRoom(t, r) + r.agprs, r.agprs, archVgprRoom(t, r));
 }
 
+/// Why the compiler is asked for `asked` waves per SIMD (passes/OccupancyHint.cpp): the model's occupancy, or fewer
+/// where the estimate with its margin does not fit the registers of that occupancy.
 static std::string whyAsked(const Target &t, const KernelResources &r, unsigned asked) {
   Occupancy o = computeOccupancy(t, r);
   if (asked >= o.wavesPerSimd)
@@ -433,7 +433,10 @@ void tilec::printOccupancy(const Occupancy &o, unsigned indent, llvm::raw_ostrea
 
 void tilec::printRegisterEdge(const RegisterEdge &e, llvm::StringRef kernel, llvm::raw_ostream &os) {
   if (!e.near) return;
-  std::string what = e.arch ? formatv("{0} ArchVGPRs per lane of the 256 a lane addresses", e.archVgprs).str()
+  std::string what = e.arch ? formatv("{0} ArchVGPRs per lane of {1}", e.archVgprs,
+                                      e.archRoom > 256 ? formatv("the {0} a lane holds", e.archRoom).str()
+                                                       : std::string("the 256 a lane addresses"))
+                                  .str()
                             : formatv("{0} VGPRs per lane of the {1} a lane has at {2} wave{3} per SIMD (the fewest "
                                       "this workgroup runs at)",
                                       e.total, e.room, e.wavesNeeded, e.wavesNeeded == 1 ? "" : "s")

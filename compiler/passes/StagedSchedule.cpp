@@ -165,15 +165,14 @@ void tilec::frontLoadWideSegment(Segment &seg, unsigned mfmas, unsigned passes, 
   if (mfmas < kWideSegmentMfmas) return;
   // The loads after each MFMA, as the spread placed them.
   std::vector<unsigned> loads(mfmas, 0);
-  bool writes = false;
+  bool writes = seg.writes != 0;
   unsigned at = 0;
   for (const auto &[g, n] : seg.groups) {
     if (g == Group::MFMA) at += n;
     else if (g == Group::GlobalLoad && at) loads[at - 1] += n;
-    else if (g == Group::LDSWrite) writes = true;
   }
   // An MFMA of P passes hides about P - 1 single-issue instructions: P / 2 writes and P / 2 - 1 reads.
-  unsigned writeCap = std::max(1u, passes / 2), readCap = std::max(1u, passes / 2 - 1), readsLeft = reads;
+  unsigned writeCap = std::max(1u, passes / 2), readCap = passes > 3 ? passes / 2 - 1 : 1, readsLeft = reads;
   std::vector<std::pair<Group, unsigned>> out;
   for (unsigned b = 0; b < mfmas; ++b) {
     out.push_back({Group::MFMA, 1});

@@ -90,9 +90,16 @@ struct alignas(16) lds_slot {
 /// register set: 8 v_mov_b32 a two-step iteration in gemm_mxfp6_kn_gfx950).
 template <typename V, std::size_t N> TILEC_DEVICE void lds_store_slot(lds_slot (&lds)[N], int index, V v) {
   static_assert(sizeof(V) == 12, "a slot holds one vec 4 access of a 3-byte element");
+#if defined(TILEC_EMULATOR)
+  // 12 bytes exactly (an i32x3 is 16 in memory): a read of the 4 unused ones is a read of bytes never written.
+  emu::check_lds(lds, N * sizeof(lds_slot), static_cast<long>(index) * static_cast<long>(sizeof(lds_slot)), 12, true);
+  emu::note_lds(&lds[index], 12, /*isStore=*/true);
+  __builtin_memcpy(&lds[index], &v, 12);
+#else
   i32x3 words;
   __builtin_memcpy(&words, &v, 12);
-  lds_store<i32x3>(lds, index, words);
+  *reinterpret_cast<i32x3 *>(&lds[index]) = words;
+#endif
 }
 
 /// gfx950's ds_read_b96_tr_b6 at slot `index` of `lds`: this lane names the 16 six-bit values (12 bytes) of the slot;

@@ -312,7 +312,9 @@ def clang_cache_path(args, hip_path, arch="gfx942"):
 def register_edge(vgprs, agprs, workgroup_size, accumulators_in="agprs"):
     """This checker's reading of docs/occupancy.md's register edge: the model's VGPRs per lane (ArchVGPRs aligned to 4
     plus AGPRs) within 10% of the unified VGPRs a lane has at the fewest waves per SIMD the workgroup needs (its waves
-    over 4 SIMDs; 512 per lane at one wave, granule 8), or its ArchVGPRs within 10% of the 256 a lane addresses.
+    over 4 SIMDs; 512 per lane at one wave, granule 8), or its ArchVGPRs within 10% of what a lane holds of them: the
+    256 it addresses, or with accumulators in AGPRs the room less those AGPRs where that is more (analysis/Occupancy.h,
+    archVgprRoom).
     Where the accumulators are ArchVGPRs (the VGPR form of the MFMAs, as LLVM 22 selects it: the report's
     "accumulators_in": "arch_vgprs"), they count among the ArchVGPRs."""
     if accumulators_in == "arch_vgprs":
@@ -320,7 +322,8 @@ def register_edge(vgprs, agprs, workgroup_size, accumulators_in="agprs"):
     total = (vgprs + 3) // 4 * 4 + agprs if agprs else vgprs
     need = max(-(-max(-(-workgroup_size // 64), 1) // 4), 1)
     room = 512 // need // 8 * 8
-    return total * 110 > room * 100 or vgprs * 110 > 256 * 100
+    arch_room = room - agprs if agprs and room > 256 + agprs else 256
+    return total * 110 > room * 100 or vgprs * 110 > arch_room * 100
 
 
 def each_kernel(report, meta, target, failures, missing_class):
