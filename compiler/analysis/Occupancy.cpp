@@ -37,10 +37,11 @@ unsigned tilec::unifiedVgprs(const KernelResources &r) {
   return r.agprs ? roundUp(r.archVgprs, 4) + r.agprs : r.archVgprs;
 }
 
+static unsigned wavesOfWorkgroup(const Target &t, const KernelResources &r);
+
 unsigned tilec::archVgprRoom(const Target &t, const KernelResources &r) {
   // The unified registers a lane has at the fewest waves per SIMD the workgroup runs at (all 512 only at 1 wave).
-  unsigned waves = std::max(ceilDiv(r.workgroupSize, t.waveSize), 1u);
-  unsigned unified = vgprsAtWaves(t, ceilDiv(waves, t.simdsPerCU));
+  unsigned unified = vgprsAtWaves(t, ceilDiv(wavesOfWorkgroup(t, r), t.simdsPerCU));
   if (!r.agprs || unified <= t.maxArchVgprs + r.agprs) return t.maxArchVgprs;
   return unified - r.agprs;
 }
